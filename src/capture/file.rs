@@ -1,0 +1,1 @@
+//! Offline capture files (stub, being written).

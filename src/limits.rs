@@ -1,0 +1,114 @@
+//! Every cap mcptap puts on memory, in one place, with its default. Each is overridable from the CLI
+//! (`--limit NAME=VALUE`) and each hit is counted in the summary, so a bound never silently loses data.
+
+/// Resource caps. Defaults suit a sensor watching a few thousand concurrent MCP sessions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Open TCP connections tracked at once; the least recently active is evicted past this.
+    pub max_connections: usize,
+    /// Out-of-order bytes buffered per stream direction before the hole is declared a gap.
+    pub max_ooo_bytes_per_stream: usize,
+    /// Out-of-order bytes buffered across the whole capture.
+    pub max_ooo_bytes_total: usize,
+    /// Bytes of one HTTP request or response head (request line + headers).
+    pub max_header_bytes: usize,
+    /// Bytes of one JSON body kept for JSON-RPC decoding; larger bodies are counted and not decoded.
+    pub max_body_bytes: usize,
+    /// Bytes of one SSE event (all its lines) kept before it is cut.
+    pub max_sse_event_bytes: usize,
+    /// MCP sessions tracked at once; the least recently active is evicted past this.
+    pub max_sessions: usize,
+    /// Pending JSON-RPC request ids remembered per session.
+    pub max_pending_per_session: usize,
+    /// Distinct SSE event ids remembered per session for reuse detection.
+    pub max_event_ids_per_session: usize,
+    /// A connection with no packet for this long (capture time, seconds) is closed as idle.
+    pub conn_idle_secs: i64,
+    /// A session with no traffic for this long (capture time, seconds) is finished and released.
+    pub session_idle_secs: i64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: 100_000,
+            max_ooo_bytes_per_stream: 1 << 20,
+            max_ooo_bytes_total: 64 << 20,
+            max_header_bytes: 64 << 10,
+            max_body_bytes: 4 << 20,
+            max_sse_event_bytes: 1 << 20,
+            max_sessions: 100_000,
+            max_pending_per_session: 1024,
+            max_event_ids_per_session: 4096,
+            conn_idle_secs: 300,
+            session_idle_secs: 1800,
+        }
+    }
+}
+
+impl Limits {
+    /// The names accepted by `--limit NAME=VALUE`, in the order the README documents them.
+    pub const NAMES: &'static [&'static str] = &[
+        "max_connections",
+        "max_ooo_bytes_per_stream",
+        "max_ooo_bytes_total",
+        "max_header_bytes",
+        "max_body_bytes",
+        "max_sse_event_bytes",
+        "max_sessions",
+        "max_pending_per_session",
+        "max_event_ids_per_session",
+        "conn_idle_secs",
+        "session_idle_secs",
+    ];
+
+    /// Sets one limit by name; the error names what was wrong.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let n: u64 = value
+            .parse()
+            .map_err(|_| format!("limit {name}: '{value}' is not a non-negative integer"))?;
+        let as_usize = || usize::try_from(n).map_err(|_| format!("limit {name}: {n} is too large"));
+        let as_i64 = || i64::try_from(n).map_err(|_| format!("limit {name}: {n} is too large"));
+        match name {
+            "max_connections" => self.max_connections = as_usize()?,
+            "max_ooo_bytes_per_stream" => self.max_ooo_bytes_per_stream = as_usize()?,
+            "max_ooo_bytes_total" => self.max_ooo_bytes_total = as_usize()?,
+            "max_header_bytes" => self.max_header_bytes = as_usize()?,
+            "max_body_bytes" => self.max_body_bytes = as_usize()?,
+            "max_sse_event_bytes" => self.max_sse_event_bytes = as_usize()?,
+            "max_sessions" => self.max_sessions = as_usize()?,
+            "max_pending_per_session" => self.max_pending_per_session = as_usize()?,
+            "max_event_ids_per_session" => self.max_event_ids_per_session = as_usize()?,
+            "conn_idle_secs" => self.conn_idle_secs = as_i64()?,
+            "session_idle_secs" => self.session_idle_secs = as_i64()?,
+            _ => {
+                return Err(format!(
+                    "unknown limit '{name}' (known: {})",
+                    Self::NAMES.join(", ")
+                ))
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_every_named_limit() {
+        for name in Limits::NAMES {
+            let mut l = Limits::default();
+            l.set(name, "7").unwrap();
+            assert_ne!(l, Limits::default(), "{name} did not change anything");
+        }
+    }
+
+    #[test]
+    fn set_rejects_unknown_and_bad_values() {
+        let mut l = Limits::default();
+        assert!(l.set("nope", "1").unwrap_err().contains("unknown limit"));
+        assert!(l.set("max_sessions", "-1").unwrap_err().contains("not a non-negative"));
+    }
+}
