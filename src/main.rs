@@ -1,1 +1,57 @@
-fn main() {}
+//! The `mcptap` binary: parse flags, run, map errors to exit codes (0 ok, 2 usage or input error). No
+//! analysis logic lives here.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use mcptap::cli::{self, Args, Command, Config};
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match args.command {
+        Some(Command::Rules { check, rules }) => rules_command(check, rules),
+        None => {
+            let config = match Config::from_args(args) {
+                Ok(c) => c,
+                Err(e) => return fail(&e.to_string()),
+            };
+            match mcptap::run(config) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+                Err(e) => fail(&e.to_string()),
+            }
+        }
+    }
+}
+
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("mcptap: {msg}");
+    ExitCode::from(2)
+}
+
+fn rules_command(check: Option<std::path::PathBuf>, extra: Option<std::path::PathBuf>) -> ExitCode {
+    let dir = check.as_deref().or(extra.as_deref());
+    let set = match cli::load_rules(dir) {
+        Ok(s) => s,
+        Err(e) => return fail(&e.to_string()),
+    };
+    if let Some(d) = check {
+        let n = set.rules().iter().filter(|r| std::path::Path::new(&r.source).starts_with(&d)).count();
+        println!("{}: {n} rules OK", d.display());
+        return ExitCode::SUCCESS;
+    }
+    println!("{:<28} {:<8} {:<8} {:<18} {:<36} summary", "id", "severity", "enabled", "fact", "source");
+    for r in set.rules() {
+        println!(
+            "{:<28} {:<8} {:<8} {:<18} {:<36} {}",
+            r.id,
+            r.severity.as_str(),
+            if r.enabled { "yes" } else { "no" },
+            r.fact,
+            r.source,
+            r.summary
+        );
+    }
+    ExitCode::SUCCESS
+}

@@ -1,1 +1,9 @@
+// One integration binary (ripgrep style): each module below is a group of end-to-end tests that run the
+// real `mcptap` binary.
 
+// Shared helpers: running the binary, golden-file comparison with a readable diff.
+mod common;
+// Every sample capture against its golden CSV report and summary, plus what each sample must show.
+mod e2e;
+// Flags, exit codes and error messages.
+mod cli;

@@ -1,0 +1,287 @@
+//! The analyzer: drives one packet through every stage and keeps the run's counters. Synchronous and
+//! sans-IO (the caller brings packets and a sink), so file and live capture run exactly the same code.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use crate::capture::{CaptureStats, RawPacket};
+use crate::decode::{self, Skip};
+use crate::detect::{Incidents, Raised, RuleSet};
+use crate::facts::{Era, Fact};
+use crate::http::{HttpAnomaly, HttpConnection, HttpEvent};
+use crate::limits::Limits;
+use crate::mcp::{McpStats, McpTracker};
+use crate::output::IncidentSink;
+use crate::reassembly::{ConnId, FlowEvent, FlowTable, ReassemblyStats};
+use crate::time::{Duration, Timestamp};
+
+/// Counters of the HTTP layer, summed over connections.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpCounters {
+    pub requests: u64,
+    pub responses: u64,
+    pub sse_events: u64,
+    pub anomalies: BTreeMap<HttpAnomaly, u64>,
+}
+
+/// What the run saw and skipped, printed at the end (the summary on standard error).
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    pub packets: u64,
+    pub bytes: u64,
+    pub tcp_segments: u64,
+    pub skipped: BTreeMap<Skip, u64>,
+    pub first_ts: Option<Timestamp>,
+    pub last_ts: Option<Timestamp>,
+    pub capture: CaptureStats,
+    pub tcp: ReassemblyStats,
+    pub http: HttpCounters,
+    pub mcp: McpStats,
+    pub incidents_by_rule: BTreeMap<String, u64>,
+    pub rule_eval_errors: u64,
+}
+
+pub struct Analyzer {
+    limits: Limits,
+    flows: FlowTable,
+    http: HashMap<ConnId, HttpConnection>,
+    mcp: McpTracker,
+    rules: RuleSet,
+    incidents: Incidents,
+    summary: Summary,
+    now: Timestamp,
+    last_expiry: Timestamp,
+}
+
+impl Analyzer {
+    pub fn new(limits: Limits, rules: RuleSet) -> Analyzer {
+        Analyzer {
+            flows: FlowTable::new(&limits),
+            http: HashMap::new(),
+            mcp: McpTracker::new(&limits),
+            rules,
+            incidents: Incidents::default(),
+            summary: Summary::default(),
+            now: Timestamp::ZERO,
+            last_expiry: Timestamp::ZERO,
+            limits,
+        }
+    }
+
+    /// Capture time: the latest packet timestamp seen.
+    pub fn now(&self) -> Timestamp {
+        self.now
+    }
+
+    pub fn incidents(&self) -> &Incidents {
+        &self.incidents
+    }
+
+    /// Feeds one packet through the pipeline. Errors are the sink's (I/O), never the packet's.
+    pub fn on_packet(&mut self, pkt: &RawPacket<'_>, sink: &mut dyn IncidentSink) -> std::io::Result<()> {
+        let s = &mut self.summary;
+        s.packets += 1;
+        s.bytes += pkt.data.len() as u64;
+        s.first_ts = Some(s.first_ts.map_or(pkt.ts, |t| t.min(pkt.ts)));
+        s.last_ts = Some(s.last_ts.map_or(pkt.ts, |t| t.max(pkt.ts)));
+        self.now = self.now.max(pkt.ts);
+        let mut result = Ok(());
+        match decode::decode(pkt) {
+            Ok(seg) => {
+                self.summary.tcp_segments += 1;
+                let Analyzer { flows, http, mcp, rules, incidents, summary, limits, .. } = self;
+                let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
+                flows.feed(&seg, &mut |ev| route(ev, http, mcp, &mut summary.http, limits, &mut on_fact));
+            }
+            Err(skip) => *self.summary.skipped.entry(skip).or_default() += 1,
+        }
+        if self.now.since(self.last_expiry) >= Duration::from_secs(1) {
+            self.advance(self.now, sink)?;
+        }
+        result
+    }
+
+    /// Moves capture time forward without a packet (a live sensor's timer): expires idle state.
+    pub fn advance(&mut self, now: Timestamp, sink: &mut dyn IncidentSink) -> std::io::Result<()> {
+        self.now = self.now.max(now);
+        self.last_expiry = self.now;
+        let mut result = Ok(());
+        let Analyzer { flows, http, mcp, rules, incidents, summary, limits, now, .. } = self;
+        let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
+        flows.expire(*now, &mut |ev| route(ev, http, mcp, &mut summary.http, limits, &mut on_fact));
+        mcp.advance(*now, &mut on_fact);
+        result
+    }
+
+    /// End of capture: flushes every stream and session, hands all incidents to the sink, and returns the
+    /// summary.
+    pub fn finish(mut self, capture: CaptureStats, sink: &mut dyn IncidentSink) -> std::io::Result<Summary> {
+        let mut result = Ok(());
+        {
+            let Analyzer { flows, http, mcp, rules, incidents, summary, limits, now, .. } = &mut self;
+            let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
+            flows.finish(*now, &mut |ev| route(ev, http, mcp, &mut summary.http, limits, &mut on_fact));
+            mcp.finish(*now, &mut on_fact);
+        }
+        result?;
+        sink.finish(&self.incidents.sorted())?;
+        let mut summary = self.summary;
+        summary.capture = capture;
+        summary.tcp = self.flows.stats().clone();
+        summary.mcp = self.mcp.stats().clone();
+        summary.incidents_by_rule = self.incidents.by_rule().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        summary.rule_eval_errors += self.incidents.eval_errors;
+        Ok(summary)
+    }
+}
+
+/// Evaluates a fact against the rules and raises incidents; the first sink error is kept in `result`.
+fn fact_handler<'a>(
+    rules: &'a RuleSet,
+    incidents: &'a mut Incidents,
+    sink: &'a mut dyn IncidentSink,
+    result: &'a mut std::io::Result<()>,
+    eval_errors: &'a mut u64,
+) -> impl FnMut(Fact) + 'a {
+    move |fact: Fact| {
+        for rule in rules.evaluate(&fact, |_, _| *eval_errors += 1) {
+            if let Raised::New(i) = incidents.raise(rule, &fact) {
+                if let (Some(inc), true) = (incidents.get(i), result.is_ok()) {
+                    *result = sink.raised(inc);
+                }
+            }
+        }
+    }
+}
+
+/// Hands a reassembly event to the HTTP layer of its connection and the HTTP events on to the MCP layer.
+fn route<F: FnMut(Fact)>(
+    ev: FlowEvent<'_>,
+    http: &mut HashMap<ConnId, HttpConnection>,
+    mcp: &mut McpTracker,
+    counters: &mut HttpCounters,
+    limits: &Limits,
+    on_fact: &mut F,
+) {
+    let mut deliver = |conn: ConnId, hev: HttpEvent<'_>, mcp: &mut McpTracker| {
+        match &hev {
+            HttpEvent::Request { .. } => counters.requests += 1,
+            HttpEvent::Response { .. } => counters.responses += 1,
+            HttpEvent::Sse { .. } => counters.sse_events += 1,
+            HttpEvent::Anomaly { kind, .. } => *counters.anomalies.entry(*kind).or_default() += 1,
+            _ => {}
+        }
+        mcp.http(conn, hev, on_fact);
+    };
+    match ev {
+        FlowEvent::Open { conn, client, server, .. } => {
+            // ALLOC: HTTP state per open connection, bounded by limits::max_connections
+            http.insert(conn, HttpConnection::new(limits));
+            mcp.open(conn, client, server);
+        }
+        FlowEvent::Data { conn, dir, bytes, frame, ts } => {
+            if let Some(h) = http.get_mut(&conn) {
+                h.data(dir, bytes, frame, ts, &mut |hev| deliver(conn, hev, mcp));
+            }
+        }
+        FlowEvent::Gap { conn, dir, len, frame, ts } => {
+            mcp.gap(conn, len);
+            if let Some(h) = http.get_mut(&conn) {
+                h.gap(dir, len, frame, ts, &mut |hev| deliver(conn, hev, mcp));
+            }
+        }
+        FlowEvent::End { conn, dir, reason, frame, ts } => {
+            mcp.end(conn, dir, reason);
+            if let Some(h) = http.get_mut(&conn) {
+                h.end(dir, reason, frame, ts, &mut |hev| deliver(conn, hev, mcp));
+            }
+        }
+        FlowEvent::Close { conn, ts } => {
+            http.remove(&conn);
+            mcp.close(conn, ts, on_fact);
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let span = match (self.first_ts, self.last_ts) {
+            (Some(a), Some(b)) => format!(", {:.3} s of capture time from {}", b.since(a).as_secs_f64(), a),
+            _ => String::new(),
+        };
+        writeln!(f, "mcptap summary")?;
+        writeln!(f, "  packets:   {} ({} bytes captured){span}", self.packets, self.bytes)?;
+        let skipped: Vec<String> = self.skipped.iter().map(|(k, v)| format!("{v} {}", skip_name(*k))).collect();
+        writeln!(
+            f,
+            "  decode:    {} TCP segments; skipped: {}",
+            self.tcp_segments,
+            if skipped.is_empty() { "none".to_string() } else { skipped.join(", ") }
+        )?;
+        let c = &self.capture;
+        if c.truncated_records + c.truncated_tail + c.skipped_blocks > 0 {
+            writeln!(
+                f,
+                "  capture:   {} records cut by the snap length, {} truncated record at end of file, {} pcapng blocks skipped",
+                c.truncated_records, c.truncated_tail, c.skipped_blocks
+            )?;
+        }
+        let t = &self.tcp;
+        writeln!(
+            f,
+            "  tcp:       {} connections ({} picked up midstream), {} gaps, {} bytes missed, {} bytes retransmitted, {} overlap conflicts",
+            t.connections, t.midstream_pickups, t.gaps, t.missed_bytes, t.retransmitted_bytes, t.overlap_conflicts
+        )?;
+        if t.ooo_cap_hits + t.connection_cap_hits > 0 {
+            writeln!(f, "  caps hit:  {} out-of-order buffer, {} connection table", t.ooo_cap_hits, t.connection_cap_hits)?;
+        }
+        let h = &self.http;
+        let anomalies: Vec<String> = h.anomalies.iter().map(|(k, v)| format!("{v} {k:?}")).collect();
+        writeln!(
+            f,
+            "  http:      {} requests, {} responses, {} SSE events; anomalies: {}",
+            h.requests,
+            h.responses,
+            h.sse_events,
+            if anomalies.is_empty() { "none".to_string() } else { anomalies.join(", ") }
+        )?;
+        let m = &self.mcp;
+        let total: u64 = m.sessions_by_era.values().sum();
+        let eras: Vec<String> = m.sessions_by_era.iter().map(|(e, n)| format!("{n} {}", era_name(*e))).collect();
+        writeln!(
+            f,
+            "  mcp:       {total} sessions ({}), {} JSON-RPC messages, {} undecodable payloads, {} bodies over the cap",
+            if eras.is_empty() { "none".to_string() } else { eras.join(", ") },
+            m.jsonrpc_messages,
+            m.json_parse_errors,
+            m.bodies_over_cap
+        )?;
+        if m.session_cap_hits > 0 {
+            writeln!(f, "  caps hit:  {} sessions evicted at the session cap", m.session_cap_hits)?;
+        }
+        let total: u64 = self.incidents_by_rule.values().sum();
+        let rules: Vec<String> = self.incidents_by_rule.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        write!(f, "  incidents: {total}")?;
+        if !rules.is_empty() {
+            write!(f, " ({})", rules.join(", "))?;
+        }
+        writeln!(f)?;
+        if self.rule_eval_errors > 0 {
+            writeln!(f, "  rules:     {} evaluation errors", self.rule_eval_errors)?;
+        }
+        Ok(())
+    }
+}
+
+fn skip_name(s: Skip) -> &'static str {
+    match s {
+        Skip::NotTcp => "not TCP",
+        Skip::UnsupportedLinkType => "unsupported link type",
+        Skip::Malformed => "malformed",
+        Skip::Fragment => "IP fragments",
+    }
+}
+
+fn era_name(e: Era) -> &'static str {
+    e.as_str()
+}

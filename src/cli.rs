@@ -1,0 +1,153 @@
+//! Command line: `Args` is the flags as typed (clap), `Config` what the run needs once they are checked
+//! (ripgrep's low/high args split). Conventions follow tcpdump/Zeek/Suricata users: `-r` reads a capture,
+//! `-o` writes the report.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::detect::{RuleError, RuleSet};
+use crate::limits::Limits;
+
+const EXAMPLES: &str = "\
+Examples:
+  mcptap -r capture.pcap                    incidents as CSV on standard output
+  mcptap -r capture.pcapng -o incidents.csv write the report to a file
+  mcptap -r rot-0.pcap -r rot-1.pcap        rotated files analysed as one capture
+  tcpdump -i any -w - port 8000 | mcptap -r -
+  mcptap -r capture.pcap --rules ./my-rules  add or override rules by id
+  mcptap rules                              list the loaded rules
+  mcptap rules --check ./my-rules           validate a rules folder
+
+Exit status: 0 success, 2 usage or input error (bad file, bad rule).";
+
+/// mcptap: find silent MCP transport degradation in captured traffic.
+#[derive(Debug, Parser)]
+#[command(name = "mcptap", version, about, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
+pub struct Args {
+    /// Read packets from a pcap or pcapng file ('-' for standard input). Repeat to analyse rotated files
+    /// as one capture, merged in timestamp order.
+    #[arg(short = 'r', long = "read", value_name = "FILE")]
+    pub read: Vec<PathBuf>,
+
+    /// Write the CSV report to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Load the *.toml rules in DIR on top of the built-in ones; a rule with a built-in's id replaces it.
+    #[arg(long = "rules", value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+
+    /// Override a resource cap, e.g. --limit max_body_bytes=1048576 (see README for the names).
+    #[arg(long = "limit", value_name = "NAME=VALUE")]
+    pub limit: Vec<String>,
+
+    /// Do not print the summary on standard error.
+    #[arg(short = 'q', long = "quiet")]
+    pub quiet: bool,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the loaded rules (id, severity, fact, source), or validate a rules folder.
+    Rules {
+        /// Validate the *.toml rules in DIR (on top of the built-ins) and exit non-zero on the first bad one.
+        #[arg(long = "check", value_name = "DIR")]
+        check: Option<PathBuf>,
+        /// Also load DIR, as --rules does, before listing.
+        #[arg(long = "rules", value_name = "DIR")]
+        rules: Option<PathBuf>,
+    },
+}
+
+/// What an analysis run needs, checked.
+#[derive(Debug)]
+pub struct Config {
+    pub inputs: Vec<PathBuf>,
+    pub output: Option<PathBuf>,
+    pub rules: RuleSet,
+    pub limits: Limits,
+    pub quiet: bool,
+}
+
+/// A usage error: printed as one line, exit 2.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("no capture to read: give -r FILE (or -r - for standard input); see --help")]
+    NoInput,
+    #[error("--limit {0}: expected NAME=VALUE")]
+    LimitSyntax(String),
+    #[error("--limit: {0}")]
+    Limit(String),
+    #[error("{0}")]
+    Rule(#[from] RuleError),
+}
+
+/// Loads the built-in rules plus an optional folder.
+pub fn load_rules(dir: Option<&std::path::Path>) -> Result<RuleSet, RuleError> {
+    let mut set = RuleSet::builtin()?;
+    if let Some(d) = dir {
+        set.load_dir(d)?;
+    }
+    Ok(set)
+}
+
+impl Config {
+    pub fn from_args(args: Args) -> Result<Config, ConfigError> {
+        if args.read.is_empty() {
+            return Err(ConfigError::NoInput);
+        }
+        let mut limits = Limits::default();
+        for l in &args.limit {
+            let (name, value) = l.split_once('=').ok_or_else(|| ConfigError::LimitSyntax(l.clone()))?;
+            limits.set(name.trim(), value.trim()).map_err(ConfigError::Limit)?;
+        }
+        let rules = load_rules(args.rules.as_deref())?;
+        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn parse(argv: &[&str]) -> Result<Config, ConfigError> {
+        Config::from_args(Args::try_parse_from(argv).unwrap())
+    }
+
+    #[test]
+    fn read_is_repeatable_and_dash_is_stdin() {
+        let c = parse(&["mcptap", "-r", "a.pcap", "--read", "b.pcap", "-r", "-"]).unwrap();
+        assert_eq!(c.inputs, vec![PathBuf::from("a.pcap"), PathBuf::from("b.pcap"), PathBuf::from("-")]);
+    }
+
+    #[test]
+    fn no_input_is_a_usage_error() {
+        assert!(matches!(parse(&["mcptap"]), Err(ConfigError::NoInput)));
+    }
+
+    #[test]
+    fn limit_flag_sets_and_rejects() {
+        let c = parse(&["mcptap", "-r", "x", "--limit", "max_sessions=5"]).unwrap();
+        assert_eq!(c.limits.max_sessions, 5);
+        assert!(matches!(parse(&["mcptap", "-r", "x", "--limit", "max_sessions"]), Err(ConfigError::LimitSyntax(_))));
+        assert!(matches!(parse(&["mcptap", "-r", "x", "--limit", "bogus=1"]), Err(ConfigError::Limit(_))));
+    }
+
+    #[test]
+    fn output_and_quiet() {
+        let c = parse(&["mcptap", "-r", "x", "-o", "out.csv", "-q"]).unwrap();
+        assert_eq!(c.output, Some(PathBuf::from("out.csv")));
+        assert!(c.quiet);
+    }
+
+    #[test]
+    fn rules_subcommand_parses() {
+        let a = Args::try_parse_from(["mcptap", "rules", "--check", "d"]).unwrap();
+        assert!(matches!(a.command, Some(Command::Rules { check: Some(_), .. })));
+    }
+}

@@ -1,0 +1,258 @@
+//! Detection: facts in, incidents out. Rules are indexed by the fact kind they apply to, so a fact is
+//! checked only against its own rules (a CEL evaluation costs microseconds; facts are rare, packets are
+//! not). Repeated firings of a rule in one session raise `count` and `last_seen` of one incident, as
+//! Suricata's per-flow event rules and Zeek's notice suppression do.
+
+pub mod rule;
+pub mod typecheck;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use crate::facts::Fact;
+use crate::time::Timestamp;
+
+pub use rule::{Rule, RuleError, Severity};
+
+/// The built-in rules (`rules/*.toml`, by file name), embedded at build time by `build.rs` so the binary
+/// runs from any directory.
+pub const BUILTIN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/builtin_rules.rs"));
+
+/// Frames listed per incident at most (INCIDENTS.md, `frames` column).
+pub const MAX_FRAMES: usize = 8;
+
+#[derive(Debug, Default)]
+pub struct RuleSet {
+    rules: Vec<Rule>,
+    by_kind: HashMap<String, Vec<usize>>,
+}
+
+impl RuleSet {
+    /// The built-in rules.
+    pub fn builtin() -> Result<RuleSet, RuleError> {
+        let mut set = RuleSet::default();
+        for (name, text) in BUILTIN {
+            set.add(Rule::parse(name, text)?)?;
+        }
+        Ok(set)
+    }
+
+    /// Adds the `*.toml` rules of a directory; a rule with the id of a loaded one replaces it.
+    pub fn load_dir(&mut self, dir: &Path) -> Result<(), RuleError> {
+        let io_err = |message: String| RuleError { source_name: dir.display().to_string(), id: "-".into(), message };
+        let entries = std::fs::read_dir(dir).map_err(|e| io_err(format!("cannot read rules directory: {e}")))?;
+        let mut paths: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        // Deterministic: a later file overrides an earlier one only by name order.
+        paths.sort();
+        for p in paths {
+            let name = p.display().to_string();
+            let text = std::fs::read_to_string(&p).map_err(|e| RuleError { source_name: name.clone(), id: "-".into(), message: format!("cannot read: {e}") })?;
+            let rule = Rule::parse(&name, &text)?;
+            self.replace(rule);
+        }
+        Ok(())
+    }
+
+    fn add(&mut self, rule: Rule) -> Result<(), RuleError> {
+        if let Some(old) = self.rules.iter().find(|r| r.id == rule.id) {
+            return Err(RuleError { source_name: rule.source.clone(), id: rule.id.clone(), message: format!("duplicate id (also in {})", old.source) });
+        }
+        self.rules.push(rule);
+        self.reindex();
+        Ok(())
+    }
+
+    fn replace(&mut self, rule: Rule) {
+        match self.rules.iter_mut().find(|r| r.id == rule.id) {
+            Some(slot) => *slot = rule,
+            None => self.rules.push(rule),
+        }
+        self.reindex();
+    }
+
+    fn reindex(&mut self) {
+        self.by_kind.clear();
+        for (i, r) in self.rules.iter().enumerate() {
+            if r.enabled {
+                self.by_kind.entry(r.fact.clone()).or_default().push(i);
+            }
+        }
+    }
+
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// Rules of the fact's kind whose condition holds. Evaluation errors are returned with the rule.
+    pub fn evaluate<'s>(&'s self, fact: &Fact, mut on_error: impl FnMut(&'s Rule, String)) -> Vec<&'s Rule> {
+        let Some(idx) = self.by_kind.get(fact.kind.name()) else { return Vec::new() };
+        idx.iter()
+            .filter_map(|&i| self.rules.get(i))
+            .filter(|r| match r.matches(fact) {
+                Ok(b) => b,
+                Err(e) => {
+                    on_error(r, e);
+                    false
+                }
+            })
+            .collect()
+    }
+}
+
+/// One row of the report: a rule firing for a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Incident {
+    pub first_seen: Timestamp,
+    pub last_seen: Timestamp,
+    pub rule_id: String,
+    pub rev: u32,
+    pub severity: Severity,
+    pub session_id: String,
+    pub client: String,
+    pub server: String,
+    pub host: String,
+    pub endpoint: String,
+    pub era: String,
+    pub count: u64,
+    pub frames: Vec<u64>,
+    pub evidence: String,
+    pub action: String,
+    /// Aggregation key (not a column).
+    pub session_key: String,
+}
+
+/// What happened to an incident table on a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Raised {
+    /// A new incident (row index).
+    New(usize),
+    /// An existing incident's count went up (row index).
+    Repeat(usize),
+}
+
+/// Incidents of a run, one per rule and session, in the order they were first raised.
+#[derive(Debug, Default)]
+pub struct Incidents {
+    rows: Vec<Incident>,
+    index: HashMap<(String, String), usize>,
+    pub eval_errors: u64,
+}
+
+impl Incidents {
+    pub fn raise(&mut self, rule: &Rule, fact: &Fact) -> Raised {
+        let key = (rule.id.clone(), fact.ctx.session_key.clone());
+        if let Some(&i) = self.index.get(&key) {
+            if let Some(row) = self.rows.get_mut(i) {
+                row.count += 1;
+                row.last_seen = row.last_seen.max(fact.ctx.ts);
+                for f in &fact.ctx.frames {
+                    if row.frames.len() < MAX_FRAMES && !row.frames.contains(f) {
+                        row.frames.push(*f);
+                    }
+                }
+            }
+            return Raised::Repeat(i);
+        }
+        let era = match (fact.ctx.era, fact.ctx.version.as_str()) {
+            (e, "") => e.as_str().to_string(),
+            (e, v) => format!("{} ({v})", e.as_str()),
+        };
+        let mut frames: Vec<u64> = Vec::new();
+        for f in &fact.ctx.frames {
+            if frames.len() < MAX_FRAMES && !frames.contains(f) {
+                frames.push(*f);
+            }
+        }
+        let row = Incident {
+            first_seen: fact.ctx.ts,
+            last_seen: fact.ctx.ts,
+            rule_id: rule.id.clone(),
+            rev: rule.rev,
+            severity: rule.severity,
+            session_id: fact.ctx.session_id.clone(),
+            client: fact.ctx.client.to_string(),
+            server: fact.ctx.server.to_string(),
+            host: fact.ctx.host.clone(),
+            endpoint: fact.ctx.endpoint.clone(),
+            era,
+            count: 1,
+            frames,
+            evidence: rule.render_evidence(fact),
+            action: rule.action.clone(),
+            session_key: fact.ctx.session_key.clone(),
+        };
+        self.rows.push(row);
+        let i = self.rows.len() - 1;
+        self.index.insert(key, i);
+        Raised::New(i)
+    }
+
+    pub fn get(&self, i: usize) -> Option<&Incident> {
+        self.rows.get(i)
+    }
+
+    /// All incidents in report order: first seen, then first frame, then rule id and session.
+    pub fn sorted(&self) -> Vec<&Incident> {
+        let mut v: Vec<&Incident> = self.rows.iter().collect();
+        v.sort_by(|a, b| {
+            (a.first_seen, a.frames.first(), &a.rule_id, &a.session_key).cmp(&(b.first_seen, b.frames.first(), &b.rule_id, &b.session_key))
+        });
+        v
+    }
+
+    /// Incident counts by rule id, for the summary.
+    pub fn by_rule(&self) -> BTreeMap<&str, u64> {
+        let mut m = BTreeMap::new();
+        for r in &self.rows {
+            *m.entry(r.rule_id.as_str()).or_default() += 1;
+        }
+        m
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+
+    #[test]
+    fn builtin_rules_load_with_unique_ids() {
+        let set = RuleSet::builtin().unwrap();
+        let mut ids: Vec<&str> = set.rules().iter().map(|r| r.id.as_str()).collect();
+        let n = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), n);
+        assert!(ids.contains(&"MCP-SSE-DOWNGRADE"));
+    }
+
+    #[test]
+    fn every_rule_file_is_embedded() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "toml") {
+                let name = format!("rules/{}", p.file_name().unwrap().to_string_lossy());
+                assert!(BUILTIN.iter().any(|(n, _)| *n == name), "{name} is not in detect::BUILTIN");
+            }
+        }
+    }
+
+    #[test]
+    fn builtin_ids_match_file_names() {
+        for r in RuleSet::builtin().unwrap().rules() {
+            assert_eq!(r.source, format!("rules/{}.toml", r.id));
+        }
+    }
+}

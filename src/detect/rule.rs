@@ -1,0 +1,377 @@
+//! A rule: one incident, as data (`rules/*.toml`). Parsed with serde, its CEL condition compiled once and
+//! checked against the fact kind's schema at load, so a bad rule stops the run before any packet is read.
+
+use std::collections::BTreeMap;
+
+use cel_interpreter::{Context, Program, Value};
+use serde::Deserialize;
+
+use super::typecheck::{self, Ty};
+use crate::facts::{self, Fact, FieldType, FieldValue};
+
+/// Severity, ordered (`info` < ... < `critical`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Low,
+    Medium,
+    High,
+    Critical,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Low => "low",
+            Severity::Medium => "medium",
+            Severity::High => "high",
+            Severity::Critical => "critical",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Severity> {
+        Some(match s {
+            "info" => Severity::Info,
+            "low" => Severity::Low,
+            "medium" => Severity::Medium,
+            "high" => Severity::High,
+            "critical" => Severity::Critical,
+            _ => return None,
+        })
+    }
+}
+
+/// A threshold or window a rule's condition may name.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Param {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+}
+
+/// The file format, field for field (documented in `rules/README.md`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleFile {
+    pub id: String,
+    #[serde(default = "one")]
+    pub rev: u32,
+    pub severity: Severity,
+    pub fact: String,
+    pub summary: String,
+    pub condition: String,
+    pub evidence: String,
+    pub action: String,
+    #[serde(default)]
+    pub references: Vec<String>,
+    #[serde(default)]
+    pub params: BTreeMap<String, Param>,
+    #[serde(default = "yes")]
+    pub enabled: bool,
+}
+
+fn one() -> u32 {
+    1
+}
+fn yes() -> bool {
+    true
+}
+
+/// A loaded, validated rule.
+#[derive(Debug)]
+pub struct Rule {
+    pub id: String,
+    pub rev: u32,
+    pub severity: Severity,
+    pub fact: String,
+    pub summary: String,
+    pub condition: String,
+    pub evidence: String,
+    pub action: String,
+    pub references: Vec<String>,
+    pub params: BTreeMap<String, Param>,
+    pub enabled: bool,
+    /// Where the rule came from (`rules/x.toml` for built-ins, the path for `--rules DIR` files).
+    pub source: String,
+    program: Program,
+    /// Fact fields the condition reads (checked against the schema at load).
+    variables: Vec<String>,
+}
+
+/// Why a rule failed to load: names the file, the rule id when known, and the offending text.
+#[derive(Debug, thiserror::Error)]
+#[error("{source_name}: rule {id}: {message}")]
+pub struct RuleError {
+    pub source_name: String,
+    pub id: String,
+    pub message: String,
+}
+
+impl Rule {
+    pub fn parse(source_name: &str, text: &str) -> Result<Rule, RuleError> {
+        let err = |id: &str, message: String| RuleError { source_name: source_name.to_string(), id: id.to_string(), message };
+        let file: RuleFile = toml::from_str(text).map_err(|e| err("?", format!("not a valid rule file: {}", e.message())))?;
+        let id = file.id.clone();
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            return Err(err(&id, format!("id '{id}' must be non-empty ASCII letters, digits, '-' or '_'")));
+        }
+        let schema = facts::schema(&file.fact).ok_or_else(|| {
+            let known: Vec<&str> = facts::KINDS.iter().map(|(n, _)| *n).collect();
+            err(&id, format!("unknown fact kind '{}' (known: {})", file.fact, known.join(", ")))
+        })?;
+        for name in file.params.keys() {
+            if schema.iter().any(|(f, _)| f == name) {
+                return Err(err(&id, format!("param '{name}' shadows a field of fact '{}'", file.fact)));
+            }
+        }
+        let program = Program::compile(&file.condition)
+            .map_err(|e| err(&id, format!("condition does not parse: {e}: `{}`", file.condition.trim())))?;
+        let refs = program.references();
+        let mut variables = Vec::new();
+        for v in refs.variables() {
+            let known = schema.iter().any(|(f, _)| *f == v) || file.params.contains_key(v);
+            if !known {
+                return Err(err(&id, format!("condition names '{v}', which is neither a field of fact '{}' nor a param: `{}`", file.fact, file.condition.trim())));
+            }
+            variables.push(v.to_string());
+        }
+        for name in placeholders(&file.evidence) {
+            let known = schema.iter().any(|(f, _)| *f == name) || file.params.contains_key(name);
+            if !known {
+                return Err(err(&id, format!("evidence names '{{{name}}}', which is neither a field of fact '{}' nor a param", file.fact)));
+            }
+        }
+        let rule = Rule {
+            id: id.clone(),
+            rev: file.rev,
+            severity: file.severity,
+            fact: file.fact,
+            summary: file.summary,
+            condition: file.condition,
+            evidence: file.evidence,
+            action: file.action,
+            references: file.references,
+            params: file.params,
+            enabled: file.enabled,
+            source: source_name.to_string(),
+            program,
+            variables,
+        };
+        let ast = cel_parser::Parser::default()
+            .parse(&rule.condition)
+            .map_err(|e| err(&id, format!("condition does not parse: {e}")))?;
+        let lookup = |name: &str| -> Option<Ty> {
+            schema.iter().find(|(f, _)| *f == name).map(|(_, t)| Ty::from(*t)).or_else(|| {
+                rule.params.get(name).map(|p| match p {
+                    Param::Int(_) => Ty::Int,
+                    Param::Bool(_) => Ty::Bool,
+                    Param::Str(_) => Ty::Str,
+                })
+            })
+        };
+        match typecheck::check(&ast, &lookup) {
+            Ok(Ty::Bool | Ty::Other) => {}
+            Ok(t) => return Err(err(&id, format!("condition is not a bool: `{}` ({t:?})", rule.condition.trim()))),
+            Err(e) => return Err(err(&id, format!("condition is ill-typed: {e}: `{}`", rule.condition.trim()))),
+        }
+        // A dry run on a zero-valued fact catches what the static check cannot see.
+        let probe = zero_fact(&schema);
+        rule.eval_values(&probe)
+            .map_err(|e| err(&id, format!("condition fails on a sample fact: {e}: `{}`", rule.condition.trim())))?;
+        Ok(rule)
+    }
+
+    /// Whether the fact satisfies the condition. Errors are evaluation failures (counted, not fatal).
+    pub fn matches(&self, fact: &Fact) -> Result<bool, String> {
+        let values: Vec<(String, FieldValue)> = self
+            .variables
+            .iter()
+            .filter_map(|v| fact.field(v).map(|val| (v.clone(), val)))
+            .collect();
+        self.eval_values(&values)
+    }
+
+    fn eval_values(&self, values: &[(String, FieldValue)]) -> Result<bool, String> {
+        let mut ctx = Context::default();
+        for (name, p) in &self.params {
+            ctx.add_variable_from_value(name.clone(), param_value(p));
+        }
+        for (name, v) in values {
+            ctx.add_variable_from_value(name.clone(), cel_value(v));
+        }
+        match self.program.execute(&ctx) {
+            Ok(Value::Bool(b)) => Ok(b),
+            Ok(other) => Err(format!("condition gave {other:?}, not a bool")),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// The evidence sentence with `{field}` placeholders filled from the fact and params.
+    pub fn render_evidence(&self, fact: &Fact) -> String {
+        let mut out = String::with_capacity(self.evidence.len() + 32);
+        let mut rest = self.evidence.as_str();
+        while let Some(open) = rest.find('{') {
+            let (before, after) = rest.split_at(open);
+            out.push_str(before);
+            let after = after.get(1..).unwrap_or("");
+            match after.find('}') {
+                Some(close) => {
+                    let name = after.get(..close).unwrap_or("");
+                    match fact.field(name).map(|v| v.to_string()).or_else(|| self.params.get(name).map(param_text)) {
+                        Some(v) => out.push_str(&v),
+                        None => {
+                            out.push('{');
+                            out.push_str(name);
+                            out.push('}');
+                        }
+                    }
+                    rest = after.get(close + 1..).unwrap_or("");
+                }
+                None => {
+                    out.push('{');
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+/// `{name}` placeholders of an evidence template.
+fn placeholders(template: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = rest.get(open + 1..).unwrap_or("");
+        match after.find('}') {
+            Some(close) => {
+                names.push(after.get(..close).unwrap_or(""));
+                rest = after.get(close + 1..).unwrap_or("");
+            }
+            None => break,
+        }
+    }
+    names
+}
+
+fn cel_value(v: &FieldValue) -> Value {
+    match v {
+        FieldValue::Str(s) => Value::String(std::sync::Arc::new(s.clone())),
+        FieldValue::Int(n) => Value::Int(*n),
+        FieldValue::Bool(b) => Value::Bool(*b),
+        FieldValue::IntList(v) => Value::List(std::sync::Arc::new(v.iter().map(|n| Value::Int(*n)).collect())),
+    }
+}
+
+fn param_value(p: &Param) -> Value {
+    match p {
+        Param::Int(n) => Value::Int(*n),
+        Param::Bool(b) => Value::Bool(*b),
+        Param::Str(s) => Value::String(std::sync::Arc::new(s.clone())),
+    }
+}
+
+fn param_text(p: &Param) -> String {
+    match p {
+        Param::Int(n) => n.to_string(),
+        Param::Bool(b) => b.to_string(),
+        Param::Str(s) => s.clone(),
+    }
+}
+
+fn zero_fact(schema: &[(&'static str, FieldType)]) -> Vec<(String, FieldValue)> {
+    schema
+        .iter()
+        .map(|(name, ty)| {
+            let v = match ty {
+                FieldType::Str => FieldValue::Str(String::new()),
+                FieldType::Int => FieldValue::Int(0),
+                FieldType::Bool => FieldValue::Bool(false),
+                FieldType::IntList => FieldValue::IntList(Vec::new()),
+            };
+            (name.to_string(), v)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+    use crate::facts::{Era, FactContext, FactKind, ResponseShift};
+    use crate::time::Timestamp;
+
+    const GOOD: &str = r#"
+id = "T-1"
+severity = "high"
+fact = "response_shift"
+summary = "s"
+condition = 'to == "text/event-stream" && json_before >= min_json && cursor in ["none", "regressing"]'
+evidence = "after {json_before} JSON responses, cursor {cursor} (min {min_json})"
+action = "renegotiate"
+[params]
+min_json = 1
+"#;
+
+    fn fact(cursor: &str, json_before: i64) -> Fact {
+        Fact {
+            ctx: FactContext {
+                ts: Timestamp(0),
+                session_key: "k".into(),
+                session_id: "abc".into(),
+                client: "127.0.0.1:5000".parse().unwrap(),
+                server: "127.0.0.1:8000".parse().unwrap(),
+                host: "h".into(),
+                endpoint: "/mcp".into(),
+                era: Era::Streamable2025,
+                version: String::new(),
+                frames: vec![1],
+                crosses_gap: false,
+            },
+            kind: FactKind::ResponseShift(ResponseShift { to: "text/event-stream".into(), cursor: cursor.into(), json_before, ..Default::default() }),
+        }
+    }
+
+    #[test]
+    fn rule_matches_and_renders() {
+        let r = Rule::parse("t.toml", GOOD).unwrap();
+        assert_eq!(r.matches(&fact("none", 2)), Ok(true));
+        assert_eq!(r.matches(&fact("ordered", 2)), Ok(false));
+        assert_eq!(r.matches(&fact("none", 0)), Ok(false));
+        assert_eq!(r.render_evidence(&fact("none", 2)), "after 2 JSON responses, cursor none (min 1)");
+    }
+
+    #[test]
+    fn rule_unknown_field_is_a_load_error_naming_file_id_and_text() {
+        let bad = GOOD.replace("json_before >= min_json", "json_count >= 1");
+        let e = Rule::parse("rules/t.toml", &bad).unwrap_err().to_string();
+        assert!(e.starts_with("rules/t.toml: rule T-1: condition names 'json_count'"), "{e}");
+        assert!(e.contains("json_count >= 1"), "{e}");
+    }
+
+    #[test]
+    fn rule_syntax_error_is_a_load_error() {
+        let bad = GOOD.replace("&& cursor in", "&& && cursor in");
+        let e = Rule::parse("t.toml", &bad).unwrap_err().to_string();
+        assert!(e.contains("condition does not parse"), "{e}");
+    }
+
+    #[test]
+    fn rule_type_error_is_a_load_error() {
+        let bad = GOOD.replace("json_before >= min_json", "json_before >= \"x\"");
+        let e = Rule::parse("t.toml", &bad).unwrap_err().to_string();
+        assert!(e.contains("condition is ill-typed: '>=' compares int with string"), "{e}");
+    }
+
+    #[test]
+    fn rule_unknown_fact_severity_placeholder_are_load_errors() {
+        assert!(Rule::parse("t", &GOOD.replace("response_shift", "nope")).unwrap_err().to_string().contains("unknown fact kind 'nope'"));
+        assert!(Rule::parse("t", &GOOD.replace("\"high\"", "\"urgent\"")).unwrap_err().to_string().contains("not a valid rule file"));
+        assert!(Rule::parse("t", &GOOD.replace("{cursor}", "{cursr}")).unwrap_err().to_string().contains("evidence names '{cursr}'"));
+        assert!(Rule::parse("t", &GOOD.replace("action =", "actoin =")).unwrap_err().to_string().contains("not a valid rule file"));
+    }
+}

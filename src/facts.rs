@@ -1,0 +1,444 @@
+//! Facts: the typed vocabulary between the classifier and the rules. The classifier emits a `Fact` when
+//! something notable happens in a session; rules see only facts, never bytes. Each fact kind has a stable
+//! snake_case name and a fixed list of typed fields (its schema), checked when rules load.
+
+use std::net::SocketAddr;
+
+use crate::time::Timestamp;
+
+/// A field's type in the schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldType {
+    Str,
+    Int,
+    Bool,
+    IntList,
+}
+
+impl FieldType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FieldType::Str => "string",
+            FieldType::Int => "int",
+            FieldType::Bool => "bool",
+            FieldType::IntList => "list(int)",
+        }
+    }
+}
+
+/// A field's value, as rules see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldValue {
+    Str(String),
+    Int(i64),
+    Bool(bool),
+    IntList(Vec<i64>),
+}
+
+impl std::fmt::Display for FieldValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FieldValue::Str(s) => f.write_str(s),
+            FieldValue::Int(n) => write!(f, "{n}"),
+            FieldValue::Bool(b) => write!(f, "{b}"),
+            FieldValue::IntList(v) => {
+                let items: Vec<String> = v.iter().map(i64::to_string).collect();
+                write!(f, "[{}]", items.join(", "))
+            }
+        }
+    }
+}
+
+/// The transport era of a session (INCIDENTS.md, Vocabulary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Era {
+    #[default]
+    Unknown,
+    HttpSse2024,
+    Streamable2025,
+    Stateless2026,
+}
+
+impl Era {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Era::Unknown => "unknown",
+            Era::HttpSse2024 => "http+sse-2024-11-05",
+            Era::Streamable2025 => "streamable-2025",
+            Era::Stateless2026 => "stateless-2026-07-28",
+        }
+    }
+}
+
+/// Where and when a fact was seen; common to every kind. The fields marked "rule-visible" are also
+/// variables of every rule condition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FactContext {
+    pub ts: Timestamp,
+    /// Identity of the session for aggregation (unique per session, not shown).
+    pub session_key: String,
+    /// rule-visible `session_id`: `Mcp-Session-Id`, the HTTP+SSE session parameter, or `-`.
+    pub session_id: String,
+    pub client: SocketAddr,
+    pub server: SocketAddr,
+    /// rule-visible `host`.
+    pub host: String,
+    /// rule-visible `endpoint`: request path without query.
+    pub endpoint: String,
+    /// rule-visible `era`.
+    pub era: Era,
+    /// rule-visible `version`: negotiated protocol version, or `""`.
+    pub version: String,
+    /// Frames proving the fact, most telling first.
+    pub frames: Vec<u64>,
+    /// rule-visible `crosses_gap`: part of the evidence's streams were lost to capture gaps.
+    pub crosses_gap: bool,
+}
+
+/// The context fields every rule may use, with their types.
+pub const CONTEXT_FIELDS: &[(&str, FieldType)] = &[
+    ("session_id", FieldType::Str),
+    ("has_session_id", FieldType::Bool),
+    ("host", FieldType::Str),
+    ("endpoint", FieldType::Str),
+    ("era", FieldType::Str),
+    ("version", FieldType::Str),
+    ("crosses_gap", FieldType::Bool),
+];
+
+impl FactContext {
+    pub fn field(&self, name: &str) -> Option<FieldValue> {
+        Some(match name {
+            "session_id" => FieldValue::Str(self.session_id.clone()),
+            "has_session_id" => FieldValue::Bool(self.session_id != "-"),
+            "host" => FieldValue::Str(self.host.clone()),
+            "endpoint" => FieldValue::Str(self.endpoint.clone()),
+            "era" => FieldValue::Str(self.era.as_str().to_string()),
+            "version" => FieldValue::Str(self.version.clone()),
+            "crosses_gap" => FieldValue::Bool(self.crosses_gap),
+            _ => return None,
+        })
+    }
+}
+
+/// Declares the fact kinds: one struct per kind, its schema and a field getter, from one list, so the
+/// schema can never drift from the data.
+macro_rules! facts {
+    ($( $(#[$doc:meta])* $ty:ident $name:literal { $( $(#[$fdoc:meta])* $field:ident : $fty:ident ),* $(,)? } )*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Debug, Clone, PartialEq, Eq, Default)]
+            pub struct $ty { $( $(#[$fdoc])* pub $field: facts!(@rust $fty) ),* }
+
+            impl $ty {
+                pub const NAME: &'static str = $name;
+                pub const FIELDS: &'static [(&'static str, FieldType)] = &[ $( (stringify!($field), FieldType::$fty) ),* ];
+                #[allow(clippy::clone_on_copy)]
+                pub fn field(&self, name: &str) -> Option<FieldValue> {
+                    match name {
+                        $( stringify!($field) => Some(facts!(@value $fty, self.$field.clone())), )*
+                        _ => None,
+                    }
+                }
+            }
+        )*
+
+        /// One notable thing the classifier saw.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum FactKind { $( $ty($ty) ),* }
+
+        impl FactKind {
+            pub fn name(&self) -> &'static str {
+                match self { $( FactKind::$ty(_) => $ty::NAME ),* }
+            }
+            pub fn field(&self, name: &str) -> Option<FieldValue> {
+                match self { $( FactKind::$ty(f) => f.field(name) ),* }
+            }
+        }
+
+        /// Every fact kind: name and schema (kind-specific fields; `CONTEXT_FIELDS` come on top).
+        pub const KINDS: &[(&str, &[(&str, FieldType)])] = &[ $( ($ty::NAME, $ty::FIELDS) ),* ];
+    };
+    (@rust Str) => { String };
+    (@rust Int) => { i64 };
+    (@rust Bool) => { bool };
+    (@rust IntList) => { Vec<i64> };
+    (@value Str, $e:expr) => { FieldValue::Str($e) };
+    (@value Int, $e:expr) => { FieldValue::Int($e) };
+    (@value Bool, $e:expr) => { FieldValue::Bool($e) };
+    (@value IntList, $e:expr) => { FieldValue::IntList($e) };
+}
+
+facts! {
+    /// A POST response's content type differs from the previous POST response's in the same session.
+    /// For an SSE response the fact is judged once: when the JSON-RPC reply to the POST arrives on the
+    /// stream, or when the stream ends, whichever is first; `cursor` is the stream's id cursor state then.
+    ResponseShift "response_shift" {
+        /// Previous POST response content type (`application/json`, `text/event-stream`).
+        from: Str,
+        /// This response's content type.
+        to: Str,
+        /// JSON-RPC method of the POST (first request in the body), or `""`.
+        method: Str,
+        /// HTTP status of this response.
+        status: Int,
+        /// `application/json` POST responses in the session before this one.
+        json_before: Int,
+        /// `text/event-stream` POST responses in the session before this one.
+        sse_before: Int,
+        /// A 4xx/5xx was answered in the session since the previous POST response.
+        error_between: Bool,
+        /// The `Mcp-Session-Id` of the request differs from the previous response's (rotation).
+        session_id_changed: Bool,
+        /// Id cursor state of this SSE stream: none, ordered, unordered-unique, regressing (or `""` for JSON).
+        cursor: Str,
+        /// SSE events seen on this stream when judged.
+        events: Int,
+        /// Events that carried an `id:` line.
+        ids: Int,
+        /// The stream was judged at its end rather than at the reply.
+        judged_at_end: Bool,
+        /// `Server` header (and `Via`, after `|`) of the previous response and this one.
+        server_before: Str,
+        server_now: Str,
+        server_changed: Bool,
+        /// Frame of the previous POST response head.
+        prev_frame: Int,
+        /// Frame of this response head.
+        frame: Int,
+    }
+
+    /// An SSE response stream (POST reply or GET stream) ended. Emitted for every SSE stream.
+    StreamEnd "stream_end" {
+        /// `post` (reply to a POST) or `get` (standalone or resumed GET stream).
+        kind: Str,
+        status: Int,
+        /// How it ended: complete (last chunk), fin, rst, interrupted, gap, idle, end-of-capture.
+        reason: Str,
+        /// Who closed first: server, client, or unknown (the capture ended, or framing ended it).
+        closed_by: Str,
+        events: Int,
+        ids: Int,
+        cursor: Str,
+        /// JSON-RPC requests of the POST still without a response when the stream ended.
+        pending: Int,
+        /// `:` comment lines (keep-alives) seen.
+        keepalives: Int,
+        /// From response head to end, milliseconds of capture time.
+        duration_ms: Int,
+        /// Longest silence between the head, events, comments and the end, milliseconds.
+        max_silence_ms: Int,
+        /// The stream carried a `retry:` field (2025-11-25 polling).
+        retry_seen: Bool,
+        /// The response had `X-Accel-Buffering: no`.
+        x_accel_no: Bool,
+        /// Events that arrived within 100 ms after the longest silence before an event (a flushed buffer).
+        burst_events: Int,
+        /// That silence, milliseconds.
+        burst_silence_ms: Int,
+    }
+
+    /// A JSON-RPC request still without a response, reported at fixed ages (5, 10, 15, 30, 45, 60, 90,
+    /// 120, 180, 300, 600 s of capture time) while its stream or connection is open.
+    RequestWaiting "request_waiting" {
+        method: Str,
+        /// The JSON-RPC id as written (`7`, `"a"`).
+        id: Str,
+        waiting_secs: Int,
+    }
+
+    /// An SSE event id broke the cursor rules: it repeated in the session or went backwards on its stream.
+    EventIdAnomaly "event_id" {
+        /// `repeat` or `backwards`.
+        anomaly: Str,
+        id: Str,
+        /// The previous id on this stream, or `""`.
+        previous: Str,
+        /// A repeat of an id first issued on the same stream.
+        same_stream: Bool,
+        /// The stream is a resumption (GET with `Last-Event-ID`) and the id was issued at or before the
+        /// cursor: a replay.
+        replay: Bool,
+        /// The `Last-Event-ID` the stream resumed from, or `""`.
+        last_event_id: Str,
+    }
+
+    /// A GET stream request in a session: a resumption with `Last-Event-ID`, or a reconnect without one.
+    Resume "resume" {
+        last_event_id: Str,
+        has_cursor: Bool,
+        /// The cursor is an id some stream of the session issued.
+        known: Bool,
+        /// Some stream of the session carried ids before this GET.
+        session_had_ids: Bool,
+        /// An SSE stream of the session ended before this GET (so it reconnects).
+        reconnect: Bool,
+    }
+
+    /// The same JSON-RPC response id was delivered twice in a session.
+    DuplicateResponse "duplicate_response" {
+        id: Str,
+        /// Both deliveries on one stream.
+        same_stream: Bool,
+        first_frame: Int,
+    }
+
+    /// An HTTP response with status >= 400 to a request of an MCP session or on an MCP endpoint.
+    ErrorResponse "error_response" {
+        status: Int,
+        http_method: Str,
+        /// JSON-RPC method of the request, or `""`.
+        rpc_method: Str,
+        content_type: Str,
+        /// The body: `jsonrpc` (a JSON-RPC error object), `json` (other JSON), `html`, `text`, `empty`.
+        body: Str,
+        /// JSON-RPC error code, or 0.
+        rpc_code: Int,
+        /// JSON-RPC id of the error as written, or `""`.
+        rpc_id: Str,
+        /// Error message (first 120 characters), or the text body's first line.
+        message: Str,
+        /// The message says the session is unknown, expired or terminated.
+        mentions_session: Bool,
+        /// The session id had a successful (2xx) response before.
+        session_seen_ok: Bool,
+        /// The SDK that answers this way, where the body shows it (see rules/README.md), or `""`.
+        fingerprint: Str,
+        /// The request path is one that carries JSON-RPC POSTs.
+        on_mcp_endpoint: Bool,
+        /// Ages (ms, capture time) of this session's or endpoint's 5xx responses, newest first, at most 32,
+        /// including this one.
+        recent_5xx_ms: IntList,
+    }
+
+    /// A client fell back to the deprecated HTTP+SSE transport: a POST to the server failed, then the same
+    /// client received `event: endpoint` on a GET.
+    Fallback "fallback" {
+        /// `status`, `reset` (RST before a response) or `no-response`.
+        trigger_kind: Str,
+        /// Status of the failed POST, 0 without one.
+        trigger_status: Int,
+        /// JSON-RPC error code in the failed POST's body, 0 if none.
+        trigger_code: Int,
+        /// Protocol version the client asked for (initialize params or `MCP-Protocol-Version`), or `""`.
+        client_version: Str,
+        post_path: Str,
+        get_path: Str,
+        /// From the failed POST to the endpoint event, milliseconds.
+        since_ms: Int,
+    }
+
+    /// A POST to a URL that serves the HTTP+SSE `endpoint` event was answered, or an `endpoint` event
+    /// appeared inside a Streamable HTTP session.
+    LegacyUrl "legacy_url" {
+        /// `post-answered` or `endpoint-in-streamable`.
+        what: Str,
+        status: Int,
+        content_type: Str,
+        path: Str,
+    }
+
+    /// A GET on a path that carries JSON-RPC POSTs was answered.
+    GetResponse "get_response" {
+        status: Int,
+        content_type: Str,
+        has_session_id: Bool,
+    }
+
+    /// The `initialize` exchange completed.
+    Initialize "initialize" {
+        requested: Str,
+        negotiated: Str,
+    }
+
+    /// Request headers disagree with the session or the body (2025-06-18 `MCP-Protocol-Version`;
+    /// 2026-07-28 `Mcp-Method`, `Mcp-Name`, `_meta` protocol version). Emitted only on disagreement.
+    HeaderMismatch "header_mismatch" {
+        /// `version`, `meta-version`, `method` or `name`.
+        what: Str,
+        header: Str,
+        expected: Str,
+        rpc_method: Str,
+    }
+
+    /// A response of a 2026-07-28 (stateless) exchange carried an `Mcp-Session-Id`.
+    StatelessSession "stateless_session" {
+        /// `minted` (on a response) or `echoed` (the client sent one back).
+        how: Str,
+    }
+
+    /// After a 404 for a session id: a request that reuses the dead id (`trigger` = `reuse`), or a check at
+    /// fixed ages (10, 30, 60, 120, 300 s of capture time) while the client still talks to the server
+    /// (`trigger` = `wait`).
+    StaleSession "stale_session" {
+        trigger: Str,
+        /// HTTP and JSON-RPC method of the reusing request (`""` for `wait`).
+        http_method: Str,
+        rpc_method: Str,
+        since_404_ms: Int,
+        /// An `initialize` from the same client to the same server followed the 404.
+        reinitialized: Bool,
+    }
+
+    /// The session id a client uses toward a server endpoint changed.
+    SessionChange "session_change" {
+        old_id: Str,
+        new_id: Str,
+        initialize_between: Bool,
+    }
+
+    /// Bytes of a session's streams were lost to capture gaps (coverage notice; one per server).
+    CaptureGap "capture_gap" {
+        gaps: Int,
+        missed_bytes: Int,
+        sessions: Int,
+    }
+}
+
+/// A fact with its context.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fact {
+    pub ctx: FactContext,
+    pub kind: FactKind,
+}
+
+impl Fact {
+    /// A field of the fact: kind-specific first, then context.
+    pub fn field(&self, name: &str) -> Option<FieldValue> {
+        self.kind.field(name).or_else(|| self.ctx.field(name))
+    }
+}
+
+/// The schema of a fact kind including context fields, or `None` for an unknown kind.
+pub fn schema(kind: &str) -> Option<Vec<(&'static str, FieldType)>> {
+    KINDS.iter().find(|(n, _)| *n == kind).map(|(_, fields)| {
+        let mut all: Vec<(&'static str, FieldType)> = fields.to_vec();
+        all.extend_from_slice(CONTEXT_FIELDS);
+        all
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+
+    #[test]
+    fn schema_lists_kind_and_context_fields() {
+        let s = schema("response_shift").unwrap();
+        assert!(s.contains(&("cursor", FieldType::Str)));
+        assert!(s.contains(&("json_before", FieldType::Int)));
+        assert!(s.contains(&("era", FieldType::Str)));
+        assert!(schema("no_such_fact").is_none());
+    }
+
+    #[test]
+    fn every_schema_field_has_a_value_of_its_type() {
+        let f = FactKind::ResponseShift(ResponseShift::default());
+        for (name, ty) in ResponseShift::FIELDS {
+            let v = f.field(name).unwrap();
+            let ok = matches!((ty, &v), (FieldType::Str, FieldValue::Str(_)) | (FieldType::Int, FieldValue::Int(_)) | (FieldType::Bool, FieldValue::Bool(_)) | (FieldType::IntList, FieldValue::IntList(_)));
+            assert!(ok, "{name}: {v:?} is not {ty:?}");
+        }
+    }
+}

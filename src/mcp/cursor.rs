@@ -1,0 +1,164 @@
+//! SSE event-id cursor state of one stream (INCIDENTS.md "id cursor state"; MCP 2025-03-26..2025-11-25
+//! transports, "Resumability and Redelivery": ids are per-stream cursors, unique within the session; the
+//! spec sets no monotonicity rule, so order is only judged where ids are orderable).
+//!
+//! Orderable ids: all ids on the stream share one *skeleton* (the id with each run of digits replaced by
+//! `#`, e.g. `evt-#` or `#`), and are compared by their digit runs as numbers. Opaque ids (UUIDs, the
+//! TypeScript `stream_ms_random` form, whose random part changes the skeleton) are unordered.
+
+/// The state of a stream's id cursor. Transitions are one-way toward `Regressing`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CursorState {
+    /// No event with an `id:` line yet.
+    None,
+    /// Every id unique and, by skeleton, strictly increasing; holds the last id's key.
+    Ordered { skeleton: String, last: Vec<u128> },
+    /// Unique, but not comparable.
+    UnorderedUnique,
+    /// An id repeated (in the session) or went backwards (on this stream).
+    Regressing,
+}
+
+impl CursorState {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CursorState::None => "none",
+            CursorState::Ordered { .. } => "ordered",
+            CursorState::UnorderedUnique => "unordered-unique",
+            CursorState::Regressing => "regressing",
+        }
+    }
+
+    /// Whether a client holds a usable `Last-Event-ID` for this stream.
+    pub fn is_usable(&self) -> bool {
+        matches!(self, CursorState::Ordered { .. } | CursorState::UnorderedUnique)
+    }
+}
+
+/// What one new id did to the cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Advanced,
+    /// The id was already issued in this session (on any stream).
+    Repeated,
+    /// An orderable id below the previous one on this stream.
+    WentBack,
+}
+
+/// Splits an id into its skeleton and its digit runs. Runs longer than 38 digits do not fit a u128 and
+/// make the id opaque.
+fn order_key(id: &str) -> Option<(String, Vec<u128>)> {
+    let mut skeleton = String::with_capacity(id.len());
+    let mut nums = Vec::new();
+    let mut run = String::new();
+    for c in id.chars() {
+        if c.is_ascii_digit() {
+            run.push(c);
+        } else {
+            if !run.is_empty() {
+                nums.push(run.parse::<u128>().ok()?);
+                run.clear();
+                skeleton.push('#');
+            }
+            skeleton.push(c);
+        }
+    }
+    if !run.is_empty() {
+        nums.push(run.parse::<u128>().ok()?);
+        skeleton.push('#');
+    }
+    if nums.is_empty() {
+        return None;
+    }
+    Some((skeleton, nums))
+}
+
+impl CursorState {
+    /// Feeds the next id of this stream. `seen_in_session` says whether the session already issued it.
+    pub fn step(&mut self, id: &str, seen_in_session: bool) -> Step {
+        if seen_in_session {
+            *self = CursorState::Regressing;
+            return Step::Repeated;
+        }
+        let key = order_key(id);
+        let next = match (std::mem::replace(self, CursorState::None), key) {
+            (CursorState::Regressing, _) => CursorState::Regressing,
+            (CursorState::None, Some((skeleton, last))) => CursorState::Ordered { skeleton, last },
+            (CursorState::None, None) | (CursorState::UnorderedUnique, _) => CursorState::UnorderedUnique,
+            (CursorState::Ordered { skeleton, last }, Some((sk, nums))) if sk == skeleton => {
+                if nums > last {
+                    CursorState::Ordered { skeleton, last: nums }
+                } else {
+                    *self = CursorState::Regressing;
+                    return Step::WentBack;
+                }
+            }
+            (CursorState::Ordered { .. }, _) => CursorState::UnorderedUnique,
+        };
+        *self = next;
+        Step::Advanced
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn run(ids: &[&str]) -> (CursorState, Vec<Step>) {
+        let mut seen = std::collections::HashSet::new();
+        let mut c = CursorState::None;
+        let steps = ids.iter().map(|id| c.step(id, !seen.insert(id.to_string()))).collect();
+        (c, steps)
+    }
+
+    #[test]
+    fn cursor_integers_increasing_are_ordered() {
+        assert_eq!(run(&["84", "85", "90"]).0.as_str(), "ordered");
+    }
+
+    #[test]
+    fn cursor_prefixed_counter_is_ordered() {
+        assert_eq!(run(&["evt-9", "evt-10", "evt-11"]).0.as_str(), "ordered");
+    }
+
+    #[test]
+    fn cursor_uuids_are_unordered_unique() {
+        let (c, _) = run(&["0b6f3c1e-8d7a-4e0f-9a55-1c2d3e4f5a6b", "9f1e2d3c-4b5a-4678-8a9b-0c1d2e3f4a5b"]);
+        assert_eq!(c.as_str(), "unordered-unique");
+        assert!(c.is_usable());
+    }
+
+    #[test]
+    fn cursor_typescript_style_ids_are_unordered_unique() {
+        let (c, _) = run(&["_GET_stream_1700000000001_k3j2", "_GET_stream_1700000000001_a9zz"]);
+        assert_eq!(c.as_str(), "unordered-unique");
+    }
+
+    #[test]
+    fn cursor_repeat_is_regressing() {
+        let (c, steps) = run(&["1", "2", "2"]);
+        assert_eq!(c.as_str(), "regressing");
+        assert_eq!(steps[2], Step::Repeated);
+    }
+
+    #[test]
+    fn cursor_going_back_is_regressing_and_sticks() {
+        let (c, steps) = run(&["5", "3", "7"]);
+        assert_eq!(steps[1], Step::WentBack);
+        assert_eq!(c.as_str(), "regressing");
+        assert!(!c.is_usable());
+    }
+
+    #[test]
+    fn cursor_none_until_an_id() {
+        assert_eq!(CursorState::None.as_str(), "none");
+        assert!(!CursorState::None.is_usable());
+    }
+
+    #[test]
+    fn cursor_huge_digit_run_is_opaque_not_a_panic() {
+        let long = "9".repeat(60);
+        assert_eq!(run(&[&long, "1"]).0.as_str(), "unordered-unique");
+    }
+}

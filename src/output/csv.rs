@@ -1,0 +1,148 @@
+//! The CSV report of INCIDENTS.md, column for column, RFC 4180 quoting by the `csv` crate. Rows are
+//! written whole and flushed, so a reader never sees half a row.
+
+use std::io::Write;
+
+use super::IncidentSink;
+use crate::detect::Incident;
+
+/// The columns, in order (INCIDENTS.md "CSV report"). Changing this breaks every golden file on purpose.
+pub const COLUMNS: &[&str] = &[
+    "first_seen", "last_seen", "rule_id", "severity", "session_id", "client", "server", "host", "endpoint", "era",
+    "count", "frames", "evidence", "action",
+];
+
+/// When rows are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// All rows at the end, sorted, with final counts (offline: byte-identical for the same capture).
+    AtEnd,
+    /// Each row as soon as its incident is raised (live sensor: append-only stream).
+    AsRaised,
+}
+
+pub struct CsvSink<W: Write> {
+    writer: csv::Writer<W>,
+    mode: Mode,
+    header_written: bool,
+}
+
+impl<W: Write> CsvSink<W> {
+    pub fn new(out: W, mode: Mode) -> Self {
+        CsvSink { writer: csv::WriterBuilder::new().has_headers(false).from_writer(out), mode, header_written: false }
+    }
+
+    fn header(&mut self) -> std::io::Result<()> {
+        if !self.header_written {
+            self.writer.write_record(COLUMNS)?;
+            self.header_written = true;
+        }
+        Ok(())
+    }
+
+    fn row(&mut self, i: &Incident) -> std::io::Result<()> {
+        let frames: Vec<String> = i.frames.iter().map(u64::to_string).collect();
+        self.writer.write_record([
+            i.first_seen.rfc3339().as_str(),
+            i.last_seen.rfc3339().as_str(),
+            i.rule_id.as_str(),
+            i.severity.as_str(),
+            i.session_id.as_str(),
+            i.client.as_str(),
+            i.server.as_str(),
+            i.host.as_str(),
+            i.endpoint.as_str(),
+            i.era.as_str(),
+            i.count.to_string().as_str(),
+            frames.join(";").as_str(),
+            i.evidence.as_str(),
+            i.action.as_str(),
+        ])?;
+        Ok(())
+    }
+
+    pub fn into_inner(self) -> Option<W> {
+        self.writer.into_inner().ok()
+    }
+}
+
+impl<W: Write> IncidentSink for CsvSink<W> {
+    fn raised(&mut self, incident: &Incident) -> std::io::Result<()> {
+        if self.mode == Mode::AsRaised {
+            self.header()?;
+            self.row(incident)?;
+            self.writer.flush()?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, incidents: &[&Incident]) -> std::io::Result<()> {
+        self.header()?;
+        if self.mode == Mode::AtEnd {
+            for i in incidents {
+                self.row(i)?;
+            }
+        }
+        self.writer.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+    use crate::detect::Severity;
+    use crate::time::Timestamp;
+
+    fn incident() -> Incident {
+        Incident {
+            first_seen: Timestamp::from_secs_micros(1_700_000_000, 5),
+            last_seen: Timestamp::from_secs_micros(1_700_000_001, 0),
+            rule_id: "MCP-SSE-DOWNGRADE".into(),
+            rev: 1,
+            severity: Severity::High,
+            session_id: "abc".into(),
+            client: "[::1]:5000".into(),
+            server: "[::1]:8000".into(),
+            host: "localhost:8000".into(),
+            endpoint: "/mcp".into(),
+            era: "streamable-2025 (2025-06-18)".into(),
+            count: 2,
+            frames: vec![3, 9],
+            evidence: "a \"quoted\", sentence".into(),
+            action: "renegotiate: x".into(),
+            session_key: "k".into(),
+        }
+    }
+
+    #[test]
+    fn csv_header_and_row_quoted() {
+        let mut sink = CsvSink::new(Vec::new(), Mode::AtEnd);
+        let i = incident();
+        sink.raised(&i).unwrap();
+        sink.finish(&[&i]).unwrap();
+        let text = String::from_utf8(sink.into_inner().unwrap()).unwrap();
+        assert_eq!(
+            text,
+            "first_seen,last_seen,rule_id,severity,session_id,client,server,host,endpoint,era,count,frames,evidence,action\n\
+             2023-11-14T22:13:20.000005Z,2023-11-14T22:13:21.000000Z,MCP-SSE-DOWNGRADE,high,abc,[::1]:5000,[::1]:8000,localhost:8000,/mcp,streamable-2025 (2025-06-18),2,3;9,\"a \"\"quoted\"\", sentence\",renegotiate: x\n"
+        );
+    }
+
+    #[test]
+    fn csv_as_raised_writes_immediately_and_only_once() {
+        let mut sink = CsvSink::new(Vec::new(), Mode::AsRaised);
+        let i = incident();
+        sink.raised(&i).unwrap();
+        sink.finish(&[&i]).unwrap();
+        let text = String::from_utf8(sink.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().count(), 2);
+    }
+
+    #[test]
+    fn csv_empty_report_has_header() {
+        let mut sink = CsvSink::new(Vec::new(), Mode::AtEnd);
+        sink.finish(&[]).unwrap();
+        assert_eq!(String::from_utf8(sink.into_inner().unwrap()).unwrap().lines().count(), 1);
+    }
+}
