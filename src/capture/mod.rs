@@ -45,3 +45,5 @@ pub struct CaptureStats {
     /// Bytes read from all inputs.
     pub bytes_read: u64,
 }
+
+pub use file::{CaptureError, CaptureErrorKind, CaptureReader, Corruption};
