@@ -106,10 +106,12 @@ impl Analyzer {
         self.now = self.now.max(now);
         self.last_expiry = self.now;
         let mut result = Ok(());
-        let Analyzer { flows, http, mcp, rules, incidents, summary, limits, now, .. } = self;
-        let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
-        flows.expire(*now, &mut |ev| route(ev, http, mcp, &mut summary.http, limits, &mut on_fact));
-        mcp.advance(*now, &mut on_fact);
+        {
+            let Analyzer { flows, http, mcp, rules, incidents, summary, limits, now, .. } = self;
+            let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
+            flows.expire(*now, &mut |ev| route(ev, http, mcp, &mut summary.http, limits, &mut on_fact));
+            mcp.advance(*now, &mut on_fact);
+        }
         result
     }
 

@@ -27,7 +27,7 @@ impl Timestamp {
         Duration(self.0.saturating_sub(earlier.0).max(0))
     }
 
-    pub fn add(self, d: Duration) -> Timestamp {
+    pub fn plus(self, d: Duration) -> Timestamp {
         Timestamp(self.0.saturating_add(d.0))
     }
 
@@ -66,6 +66,7 @@ impl Duration {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;
 
     #[test]

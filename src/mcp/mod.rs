@@ -590,7 +590,7 @@ impl McpTracker {
             }
         }
         if has_requests {
-            self.schedule(ts.add(Duration::from_secs(WAIT_CHECKPOINTS.first().copied().unwrap_or(5))), Timer::Request { conn, tx });
+            self.schedule(ts.plus(Duration::from_secs(WAIT_CHECKPOINTS.first().copied().unwrap_or(5))), Timer::Request { conn, tx });
         }
         if http_method == "POST" && has_requests {
             self.servers.entry(server).or_default().mcp_paths.insert(path.clone());
@@ -1168,7 +1168,7 @@ impl McpTracker {
                         // ALLOC: dead session ids per client, at most 64
                         c.dead.insert(sid.clone(), Dead { ts, frame, reinitialized: false, key: key.clone(), endpoint });
                         if let Some(first) = REINIT_CHECKPOINTS.first() {
-                            self.schedule(ts.add(Duration::from_secs(*first)), Timer::Reinit { client: (client.ip(), server), sid, step: 0 });
+                            self.schedule(ts.plus(Duration::from_secs(*first)), Timer::Reinit { client: (client.ip(), server), sid, step: 0 });
                         }
                     }
                 }
@@ -1241,7 +1241,7 @@ impl McpTracker {
                     }
                 }
                 if let Some(n) = next {
-                    self.schedule(req_ts.add(Duration::from_secs(n)), Timer::Request { conn, tx });
+                    self.schedule(req_ts.plus(Duration::from_secs(n)), Timer::Request { conn, tx });
                 }
             }
             Timer::Reinit { client, sid, step } => {
@@ -1268,7 +1268,7 @@ impl McpTracker {
                     }
                 }
                 if let Some(n) = REINIT_CHECKPOINTS.get(step + 1) {
-                    self.schedule(d.ts.add(Duration::from_secs(*n)), Timer::Reinit { client, sid, step: step + 1 });
+                    self.schedule(d.ts.plus(Duration::from_secs(*n)), Timer::Reinit { client, sid, step: step + 1 });
                 }
             }
         }
