@@ -48,6 +48,7 @@ def main() -> None:
     if a.wire:
         listing = subprocess.run([sys.executable, str(HERE / "describe.py"), a.source], check=True,
                                  capture_output=True, text=True).stdout
+        listing = listing.replace(f"# {a.source}", f"# source capture of {Path(a.out).name} (not kept; listing by describe.py)", 1)
         Path(a.wire).write_text(note + "\n" + listing)
 
 
