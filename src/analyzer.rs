@@ -84,6 +84,11 @@ impl Analyzer {
         s.bytes += pkt.data.len() as u64;
         s.first_ts = Some(s.first_ts.map_or(pkt.ts, |t| t.min(pkt.ts)));
         s.last_ts = Some(s.last_ts.map_or(pkt.ts, |t| t.max(pkt.ts)));
+        // Capture time moves to this packet first: timers due before it (a request that waited 60 s, an
+        // idle connection) fire before the packet can answer or revive them.
+        if pkt.ts.since(self.last_expiry) >= Duration::from_secs(1) {
+            self.advance(pkt.ts, sink)?;
+        }
         self.now = self.now.max(pkt.ts);
         let mut result = Ok(());
         match decode::decode(pkt) {
@@ -94,9 +99,6 @@ impl Analyzer {
                 flows.feed(&seg, &mut |ev| route(ev, http, mcp, &mut summary.http, limits, &mut on_fact));
             }
             Err(skip) => *self.summary.skipped.entry(skip).or_default() += 1,
-        }
-        if self.now.since(self.last_expiry) >= Duration::from_secs(1) {
-            self.advance(self.now, sink)?;
         }
         result
     }

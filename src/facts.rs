@@ -271,7 +271,8 @@ facts! {
         known: Bool,
         /// Some stream of the session carried ids before this GET.
         session_had_ids: Bool,
-        /// An SSE stream of the session ended before this GET (so it reconnects).
+        /// A GET stream of the session, or a POST stream before its response, ended before this GET: the
+        /// GET reconnects.
         reconnect: Bool,
     }
 

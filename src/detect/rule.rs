@@ -129,14 +129,18 @@ impl Rule {
         }
         let program = Program::compile(&file.condition)
             .map_err(|e| err(&id, format!("condition does not parse: {e}: `{}`", file.condition.trim())))?;
-        let refs = program.references();
+        let ast = cel_parser::Parser::default()
+            .parse(&file.condition)
+            .map_err(|e| err(&id, format!("condition does not parse: {e}")))?;
         let mut variables = Vec::new();
-        for v in refs.variables() {
-            let known = schema.iter().any(|(f, _)| *f == v) || file.params.contains_key(v);
+        for v in typecheck::free_variables(&ast) {
+            let known = schema.iter().any(|(f, _)| *f == v) || file.params.contains_key(&v);
             if !known {
                 return Err(err(&id, format!("condition names '{v}', which is neither a field of fact '{}' nor a param: `{}`", file.fact, file.condition.trim())));
             }
-            variables.push(v.to_string());
+            if !file.params.contains_key(&v) {
+                variables.push(v);
+            }
         }
         for name in placeholders(&file.evidence) {
             let known = schema.iter().any(|(f, _)| *f == name) || file.params.contains_key(name);
@@ -160,9 +164,7 @@ impl Rule {
             program,
             variables,
         };
-        let ast = cel_parser::Parser::default()
-            .parse(&rule.condition)
-            .map_err(|e| err(&id, format!("condition does not parse: {e}")))?;
+        let ast = ast;
         let lookup = |name: &str| -> Option<Ty> {
             schema.iter().find(|(f, _)| *f == name).map(|(_, t)| Ty::from(*t)).or_else(|| {
                 rule.params.get(name).map(|p| match p {

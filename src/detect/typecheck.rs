@@ -108,6 +108,70 @@ pub fn check(expr: &IdedExpr, lookup: &dyn Fn(&str) -> Option<Ty>) -> Result<Ty,
     }
 }
 
+/// Names a condition reads from outside: identifiers not bound by a comprehension (`list.filter(x, ...)`
+/// binds `x`). These must all be fact fields or params.
+pub fn free_variables(expr: &IdedExpr) -> Vec<String> {
+    let mut out = Vec::new();
+    collect(expr, &mut Vec::new(), &mut out);
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn collect(expr: &IdedExpr, bound: &mut Vec<String>, out: &mut Vec<String>) {
+    match &expr.expr {
+        Expr::Ident(name) => {
+            if !bound.contains(name) {
+                out.push(name.clone());
+            }
+        }
+        Expr::Call(call) => {
+            if let Some(t) = &call.target {
+                collect(t, bound, out);
+            }
+            for a in &call.args {
+                collect(a, bound, out);
+            }
+        }
+        Expr::List(list) => {
+            for e in &list.elements {
+                collect(e, bound, out);
+            }
+        }
+        Expr::Select(sel) => collect(&sel.operand, bound, out),
+        Expr::Comprehension(c) => {
+            collect(&c.iter_range, bound, out);
+            collect(&c.accu_init, bound, out);
+            let depth = bound.len();
+            bound.push(c.iter_var.clone());
+            if let Some(v) = &c.iter_var2 {
+                bound.push(v.clone());
+            }
+            bound.push(c.accu_var.clone());
+            collect(&c.loop_cond, bound, out);
+            collect(&c.loop_step, bound, out);
+            collect(&c.result, bound, out);
+            bound.truncate(depth);
+        }
+        Expr::Map(m) => {
+            for e in &m.entries {
+                if let cel_parser::ast::EntryExpr::MapEntry(me) = &e.expr {
+                    collect(&me.key, bound, out);
+                    collect(&me.value, bound, out);
+                }
+            }
+        }
+        Expr::Struct(st) => {
+            for e in &st.entries {
+                if let cel_parser::ast::EntryExpr::StructField(f) = &e.expr {
+                    collect(&f.value, bound, out);
+                }
+            }
+        }
+        Expr::Literal(_) | Expr::Unspecified => {}
+    }
+}
+
 fn op(f: &str) -> &str {
     f.trim_matches('_').trim_start_matches('@')
 }
@@ -130,6 +194,12 @@ mod tests {
     #[test]
     fn typecheck_accepts_well_typed() {
         assert_eq!(run(r#"count > 3 && name in ["a", "b"] && !flag"#), Ok(Ty::Bool));
+    }
+
+    #[test]
+    fn free_variables_skip_comprehension_bindings() {
+        let e = cel_parser::Parser::default().parse("size(ages.filter(a, a <= w)) >= n").unwrap();
+        assert_eq!(free_variables(&e), vec!["ages".to_string(), "n".to_string(), "w".to_string()]);
     }
 
     #[test]

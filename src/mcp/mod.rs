@@ -772,7 +772,7 @@ impl McpTracker {
                     has_cursor: last_event_id.is_some(),
                     known: known.is_some(),
                     session_had_ids: s.ids_issued > 0,
-                    reconnect: s.streams_ended > 0,
+                    reconnect: s.streams_broken > 0,
                 }),
             });
             if let (Some(x), Some(st)) = (last_event_id.clone(), resp.stream.as_mut()) {
@@ -1044,7 +1044,9 @@ impl McpTracker {
                 let f = p.fact.frame as u64;
                 out(judge(p, st, f, true));
             }
-            s.streams_ended += 1;
+            if resp.kind == RespKind::Get || !st.pending.is_empty() {
+                s.streams_broken += 1;
+            }
             let (reason, closed_by) = end_reason(end, view.first_end);
             out(Fact {
                 ctx: ctx(s, vec![resp.frame]),

@@ -101,8 +101,9 @@ pub struct Session {
     /// by `Limits::max_event_ids_per_session`).
     pub event_ids: HashMap<String, (u64, u64)>,
     pub ids_issued: u64,
-    /// SSE streams of the session that have ended (a later GET is a reconnect).
-    pub streams_ended: u64,
+    /// GET streams that ended, and POST streams that ended before their response: a later GET is a
+    /// reconnect.
+    pub streams_broken: u64,
     /// A 2xx answered a request of this session.
     pub seen_ok: bool,
     /// Response ids delivered, with the frame and stream (0 for JSON bodies) that delivered them.
@@ -133,7 +134,7 @@ impl Session {
             error_since_last_post: false,
             event_ids: HashMap::new(),
             ids_issued: 0,
-            streams_ended: 0,
+            streams_broken: 0,
             seen_ok: false,
             answered: HashMap::new(),
             legacy_pending: Vec::new(),

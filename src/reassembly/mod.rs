@@ -308,7 +308,7 @@ impl FlowTable {
         self.closed_gen = self.closed_gen.saturating_add(1);
         // ALLOC: TIME-WAIT entry and queue slot, bounded by limits::max_connections (twice for the queue).
         self.closed.insert(key, (generation, isns));
-        self.closed_queue.push_back((self.clock.add(self.time_wait), key, generation));
+        self.closed_queue.push_back((self.clock.plus(self.time_wait), key, generation));
     }
 
     /// Closes connections with no packet for `Limits::conn_idle_secs` of capture time (`End{Idle}` for
@@ -333,7 +333,7 @@ impl FlowTable {
             }
             // Stamped with the moment the connection became idle, so the output does not depend on how
             // often the driver calls `expire`.
-            self.end_conn(idx, EndReason::Idle, None, last_seen.add(self.idle), out);
+            self.end_conn(idx, EndReason::Idle, None, last_seen.plus(self.idle), out);
         }
     }
 
