@@ -1,0 +1,711 @@
+//! Server-sent events: the `text/event-stream` parser of WHATWG HTML §9.2.6 "Interpreting an event
+//! stream", fed the decoded body of a response incrementally, emitting each event as soon as the empty
+//! line that dispatches it arrives (the transaction stays open; nothing waits for the stream to end).
+//!
+//! Owns: line splitting (CRLF, LF or CR — including a CR at the end of one feed whose LF starts the
+//! next), the optional leading BOM, comments, the `event`/`data`/`id`/`retry` fields and dispatch.
+//! Must not: decode JSON, know HTTP framing, or keep state across events other than the line state
+//! (the browser's "last event ID" is not carried over: [`SseEvent::id`] is this event's own `id:`).
+//!
+//! Deliberate divergence from the browser algorithm (§9.2.6 "dispatch the event": "If the data buffer
+//! is an empty string, ... return"): we dispatch every block that had at least one recognised field
+//! (`event`, `data`, a valid `id`, a valid `retry`), even with no data, because the analyzer must see
+//! MCP 2025-11-25 priming events (`id: X` + empty `data:`) and id-only or retry-only events.
+//! `has_data` says whether any `data` line was present, so `data: ""` and "no data" stay apart.
+//!
+//! Memory: the bytes of one event (`data` with its `\n` joiners, `event`, `id`) are capped at
+//! `Limits::max_sse_event_bytes`; past it accumulation stops, the event is marked `truncated` and one
+//! [`SseItem::TooLarge`] is reported, and the event is still dispatched at its empty line.
+//!
+//! Parser contract: [`SseParser::feed`] returns `(consumed, item)`; `item == None` means every input byte
+//! was consumed and more is needed.
+
+use memchr::{memchr, memchr2};
+
+use super::SseEvent;
+
+/// Something the stream produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SseItem {
+    /// A dispatched event.
+    Event(SseEvent),
+    /// A complete `:` comment line (keep-alive).
+    Comment,
+    /// The current event just crossed the size cap (reported once per event).
+    TooLarge,
+}
+
+/// A recognised field, with the per-line state it needs while its value is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    Event,
+    Data,
+    /// `nul`: the value contained U+0000, so the field is ignored (§9.2.6 "id").
+    Id {
+        nul: bool,
+    },
+    /// `value` so far (saturating), `digits`: at least one digit, `ok`: only ASCII digits so far.
+    Retry {
+        value: u64,
+        digits: bool,
+        ok: bool,
+    },
+    /// Unknown field name: ignored (§9.2.6 "Otherwise: The field is ignored").
+    Other,
+}
+
+const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+/// Longest recognised field name (`event`, `retry`).
+const NAME_MAX: usize = 5;
+
+/// Where the parser is in the stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SseState {
+    /// Stream start: `matched` bytes of a UTF-8 BOM seen (§9.2.6: "One leading U+FEFF BYTE ORDER
+    /// MARK character must be ignored if any are present").
+    Bom { matched: u8 },
+    /// At the start of a line.
+    LineStart,
+    /// A CR ended the last line; an LF right after it belongs to the same line ending.
+    AfterCr,
+    /// Inside a comment line (starts with `:`).
+    Comment,
+    /// Reading a field name; `name` keeps the first bytes, `len` counts them all.
+    Name { name: [u8; NAME_MAX], len: usize },
+    /// Just after the colon: a single leading space of the value is dropped.
+    ValueStart(Field),
+    /// Reading a field value up to the end of the line.
+    Value(Field),
+}
+
+/// The name kept by the byte-wise `Name` state; a name longer than the buffer is never a recognised
+/// one, so it maps to the empty name (no field line has an empty name: that line is a comment).
+fn short_name(name: &[u8; NAME_MAX], len: usize) -> &[u8] {
+    if len <= NAME_MAX {
+        name.get(..len).unwrap_or_default()
+    } else {
+        &[]
+    }
+}
+
+/// Data buffer capacity kept between events; a larger one (a big event) is released after dispatch.
+const DATA_KEEP: usize = 64 << 10;
+
+/// Incremental `text/event-stream` parser for one response body.
+#[derive(Debug, Clone)]
+pub struct SseParser {
+    state: SseState,
+    max_event_bytes: usize,
+    // ALLOC: the pending event's data / event type / id buffers, bounded by limits::max_sse_event_bytes
+    // (together, via `size`).
+    data: Vec<u8>,
+    event: Vec<u8>,
+    id: Vec<u8>,
+    /// The `id` line being read; swapped into `id` when the line turns out valid.
+    id_line: Vec<u8>,
+    id_set: bool,
+    retry: Option<u64>,
+    has_data: bool,
+    /// A recognised field was seen since the last dispatch.
+    has_field: bool,
+    /// Bytes counted against the cap for the pending event.
+    size: usize,
+    truncated: bool,
+}
+
+impl SseParser {
+    pub fn new(max_event_bytes: usize) -> Self {
+        SseParser {
+            state: SseState::Bom { matched: 0 },
+            max_event_bytes,
+            data: Vec::new(),
+            event: Vec::new(),
+            id: Vec::new(),
+            id_line: Vec::new(),
+            id_set: false,
+            retry: None,
+            has_data: false,
+            has_field: false,
+            size: 0,
+            truncated: false,
+        }
+    }
+
+    /// Whether a half-received event (fields not yet dispatched) would be lost if the stream ended now
+    /// (§9.2.6: "If the file ends in the middle of an event, before the final empty line, the
+    /// incomplete event is not dispatched").
+    pub fn has_pending_event(&self) -> bool {
+        self.has_field || matches!(self.state, SseState::Name { .. } | SseState::ValueStart(_) | SseState::Value(_))
+    }
+
+    /// The transition function. Consumes input until an item is produced or the input is exhausted.
+    pub fn feed(&mut self, input: &[u8]) -> (usize, Option<SseItem>) {
+        let mut pos = 0usize;
+        while let Some(rest) = input.get(pos..).filter(|r| !r.is_empty()) {
+            let Some(&b) = rest.first() else { break };
+            match self.state {
+                SseState::Bom { matched } => {
+                    let m = usize::from(matched);
+                    if BOM.get(m) == Some(&b) {
+                        pos += 1;
+                        self.state = if m + 1 == BOM.len() {
+                            SseState::LineStart
+                        } else {
+                            SseState::Bom { matched: matched.saturating_add(1) }
+                        };
+                    } else if m == 0 {
+                        self.state = SseState::LineStart;
+                    } else {
+                        // Not a BOM after all: the bytes matched so far start an (unknown) field name.
+                        let mut name = [0u8; NAME_MAX];
+                        for (slot, byte) in name.iter_mut().zip(BOM.iter().take(m)) {
+                            *slot = *byte;
+                        }
+                        self.state = SseState::Name { name, len: m };
+                    }
+                }
+                SseState::AfterCr => {
+                    if b == b'\n' {
+                        pos += 1;
+                    }
+                    self.state = SseState::LineStart;
+                }
+                SseState::LineStart => match b {
+                    // §9.2.6: "If the line is empty (a blank line): Dispatch the event".
+                    b'\r' | b'\n' => {
+                        pos += 1;
+                        self.state = if b == b'\r' { SseState::AfterCr } else { SseState::LineStart };
+                        if let Some(ev) = self.dispatch() {
+                            return (pos, Some(SseItem::Event(ev)));
+                        }
+                    }
+                    // §9.2.6: "If the line starts with a U+003A COLON character (:): Ignore the line."
+                    b':' => {
+                        pos += 1;
+                        self.state = SseState::Comment;
+                    }
+                    _ => {
+                        // Fast path: the whole line is in this input (the usual case) — split it once
+                        // instead of walking the byte-wise states. Same result, by construction: the
+                        // byte-wise states below do exactly this across feeds.
+                        if let Some(eol) = memchr2(b'\r', b'\n', rest) {
+                            let (line, _) = rest.split_at_checked(eol).unwrap_or((rest, &[]));
+                            let (name, value) = match memchr(b':', line) {
+                                Some(c) => {
+                                    let (name, after) = line.split_at_checked(c).unwrap_or((line, &[]));
+                                    let value = after.get(1..).unwrap_or_default();
+                                    (name, value.strip_prefix(b" ").unwrap_or(value))
+                                }
+                                None => (line, &[][..]),
+                            };
+                            let (field, t1) = self.start_field(name);
+                            let (field, t2) = self.append_value(field, value);
+                            self.finish_field(field);
+                            pos = self.end_line(input, pos.saturating_add(eol));
+                            if t1 || t2 {
+                                return (pos, Some(SseItem::TooLarge));
+                            }
+                        } else {
+                            self.state = SseState::Name { name: [0; NAME_MAX], len: 0 };
+                        }
+                    }
+                },
+                SseState::Comment => match memchr2(b'\r', b'\n', rest) {
+                    Some(i) => {
+                        pos = pos.saturating_add(i);
+                        pos = self.end_line(input, pos);
+                        return (pos, Some(SseItem::Comment));
+                    }
+                    None => pos = input.len(),
+                },
+                SseState::Name { mut name, len } => match b {
+                    // §9.2.6: field name up to the first colon, the value after it.
+                    b':' => {
+                        pos += 1;
+                        let (field, too_large) = self.start_field(short_name(&name, len));
+                        self.state = SseState::ValueStart(field);
+                        if too_large {
+                            return (pos, Some(SseItem::TooLarge));
+                        }
+                    }
+                    // §9.2.6: a line without a colon is a field name with an empty value.
+                    b'\r' | b'\n' => {
+                        let (field, too_large) = self.start_field(short_name(&name, len));
+                        self.finish_field(field);
+                        pos = self.end_line(input, pos);
+                        if too_large {
+                            return (pos, Some(SseItem::TooLarge));
+                        }
+                    }
+                    _ => {
+                        pos += 1;
+                        if let Some(slot) = name.get_mut(len) {
+                            *slot = b;
+                        }
+                        self.state = SseState::Name { name, len: len.saturating_add(1) };
+                    }
+                },
+                SseState::ValueStart(field) => {
+                    // §9.2.6: "If value starts with a U+0020 SPACE character, remove it from value."
+                    if b == b' ' {
+                        pos += 1;
+                    }
+                    self.state = SseState::Value(field);
+                }
+                SseState::Value(field) => {
+                    let eol = memchr2(b'\r', b'\n', rest);
+                    let (chunk, _) = rest.split_at_checked(eol.unwrap_or(rest.len())).unwrap_or((rest, &[]));
+                    let (field, too_large) = self.append_value(field, chunk);
+                    pos = pos.saturating_add(chunk.len());
+                    self.state = SseState::Value(field);
+                    if too_large {
+                        // The line end (if any) is handled on the next call, from `Value`.
+                        return (pos, Some(SseItem::TooLarge));
+                    }
+                    if eol.is_some() {
+                        self.finish_field(field);
+                        pos = self.end_line(input, pos);
+                    }
+                }
+            }
+        }
+        (input.len(), None)
+    }
+
+    /// Consumes the line terminator at `input[pos]` (CR or LF) and sets the next state.
+    fn end_line(&mut self, input: &[u8], pos: usize) -> usize {
+        self.state = match input.get(pos) {
+            Some(b'\r') => SseState::AfterCr,
+            _ => SseState::LineStart,
+        };
+        pos.saturating_add(1)
+    }
+
+    /// Room left under the cap for `want` more bytes; marks truncation. Returns (allowed, newly truncated).
+    fn budget(&mut self, want: usize) -> (usize, bool) {
+        let room = self.max_event_bytes.saturating_sub(self.size);
+        let allowed = want.min(room);
+        self.size = self.size.saturating_add(allowed);
+        if allowed < want && !self.truncated {
+            self.truncated = true;
+            return (allowed, true);
+        }
+        (allowed, false)
+    }
+
+    /// A field name is complete: classify it and prepare its buffer. Returns the field and whether the
+    /// event just crossed the cap (the `\n` joining data lines counts).
+    fn start_field(&mut self, name: &[u8]) -> (Field, bool) {
+        // Names are compared byte for byte (case-sensitive, §9.2.6).
+        match name {
+            b"event" => {
+                self.event.clear();
+                self.has_field = true;
+                (Field::Event, false)
+            }
+            b"data" => {
+                // §9.2.6 appends each value and a LF, then drops the final LF at dispatch: the same as
+                // joining the lines with `\n`, which is what we store.
+                let mut too_large = false;
+                if self.has_data {
+                    let (n, t) = self.budget(1);
+                    too_large = t;
+                    if n == 1 {
+                        // ALLOC: data joiner, bounded by limits::max_sse_event_bytes (budget above).
+                        self.data.push(b'\n');
+                    }
+                }
+                self.has_data = true;
+                self.has_field = true;
+                (Field::Data, too_large)
+            }
+            b"id" => {
+                self.id_line.clear();
+                (Field::Id { nul: false }, false)
+            }
+            b"retry" => (Field::Retry { value: 0, digits: false, ok: true }, false),
+            _ => (Field::Other, false),
+        }
+    }
+
+    /// Appends part of a field value (no line terminator inside). Returns the updated field and whether
+    /// the event just crossed the cap.
+    fn append_value(&mut self, field: Field, chunk: &[u8]) -> (Field, bool) {
+        let mut too_large = false;
+        let field = match field {
+            Field::Data => {
+                let (n, t) = self.budget(chunk.len());
+                too_large |= t;
+                // ALLOC: event data, bounded by limits::max_sse_event_bytes (budget above).
+                self.data.extend_from_slice(chunk.get(..n).unwrap_or(&[]));
+                Field::Data
+            }
+            Field::Event => {
+                let (n, t) = self.budget(chunk.len());
+                too_large |= t;
+                // ALLOC: event type, bounded by limits::max_sse_event_bytes (budget above).
+                self.event.extend_from_slice(chunk.get(..n).unwrap_or(&[]));
+                Field::Event
+            }
+            Field::Id { nul } => {
+                let (n, t) = self.budget(chunk.len());
+                too_large |= t;
+                // ALLOC: event id, bounded by limits::max_sse_event_bytes (budget above).
+                self.id_line.extend_from_slice(chunk.get(..n).unwrap_or(&[]));
+                Field::Id { nul: nul || memchr(0, chunk).is_some() }
+            }
+            Field::Retry { mut value, mut digits, mut ok } => {
+                // §9.2.6 "retry": only ASCII digits; interpreted in base ten.
+                for &c in chunk {
+                    if c.is_ascii_digit() && ok {
+                        value = value.saturating_mul(10).saturating_add(u64::from(c - b'0'));
+                        digits = true;
+                    } else {
+                        ok = false;
+                    }
+                }
+                Field::Retry { value, digits, ok }
+            }
+            Field::Other => Field::Other,
+        };
+        (field, too_large)
+    }
+
+    /// The field's line ended: commit it (§9.2.6 "process the field").
+    fn finish_field(&mut self, field: Field) {
+        match field {
+            // `event` and `data` took effect when their name was read (an empty value counts).
+            Field::Event | Field::Data => {}
+            Field::Id { nul } => {
+                if !nul {
+                    std::mem::swap(&mut self.id, &mut self.id_line);
+                    self.id_set = true;
+                    self.has_field = true;
+                }
+                self.id_line.clear();
+            }
+            Field::Retry { value, digits, ok } => {
+                if digits && ok {
+                    self.retry = Some(value);
+                    self.has_field = true;
+                }
+            }
+            Field::Other => {}
+        }
+    }
+
+    /// Blank line: emit the pending event if it had a recognised field, then reset.
+    fn dispatch(&mut self) -> Option<SseEvent> {
+        let ev = if self.has_field {
+            // ALLOC: the owned event, bounded by limits::max_sse_event_bytes. Copied at its exact size so
+            // the parser's buffer keeps its capacity for the next event (no regrowth per event).
+            Some(SseEvent {
+                event: (!self.event.is_empty()).then(|| lossy(&self.event)),
+                data: lossy(&self.data),
+                has_data: self.has_data,
+                id: self.id_set.then(|| lossy(&self.id)),
+                retry: self.retry,
+                truncated: self.truncated,
+            })
+        } else {
+            None
+        };
+        if self.data.capacity() > DATA_KEEP {
+            self.data = Vec::new();
+        } else {
+            self.data.clear();
+        }
+        self.event.clear();
+        self.id.clear();
+        self.id_line.clear();
+        self.id_set = false;
+        self.retry = None;
+        self.has_data = false;
+        self.has_field = false;
+        self.size = 0;
+        self.truncated = false;
+        ev
+    }
+}
+
+/// UTF-8 with U+FFFD for invalid sequences (the stream is decoded so, §9.2.6 "UTF-8 decode"); the
+/// validating fast path first, as valid text is the norm.
+fn lossy(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn run_cap(pieces: &[&[u8]], cap: usize) -> Vec<SseItem> {
+        let mut p = SseParser::new(cap);
+        let mut items = Vec::new();
+        for piece in pieces {
+            let mut rest: &[u8] = piece;
+            loop {
+                let (n, item) = p.feed(rest);
+                assert!(n <= rest.len());
+                rest = &rest[n..];
+                match item {
+                    Some(it) => items.push(it),
+                    None => {
+                        assert!(rest.is_empty(), "None must mean all input consumed");
+                        break;
+                    }
+                }
+            }
+        }
+        items
+    }
+
+    fn run(pieces: &[&[u8]]) -> Vec<SseItem> {
+        run_cap(pieces, 1 << 20)
+    }
+
+    fn ev(data: &str) -> SseEvent {
+        SseEvent { data: data.into(), has_data: true, ..Default::default() }
+    }
+
+    fn events(items: &[SseItem]) -> Vec<SseEvent> {
+        items
+            .iter()
+            .filter_map(|i| match i {
+                SseItem::Event(e) => Some(e.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sse_lf_crlf_cr_line_endings() {
+        let want = vec![SseItem::Event(ev("a")), SseItem::Event(ev("b"))];
+        assert_eq!(run(&[b"data: a\n\ndata: b\n\n"]), want);
+        assert_eq!(run(&[b"data: a\r\n\r\ndata: b\r\n\r\n"]), want);
+        assert_eq!(run(&[b"data: a\r\rdata: b\r\r"]), want);
+        // Mixed in one stream.
+        assert_eq!(run(&[b"data: a\r\n\rdata: b\n\r\n"]), want);
+    }
+
+    #[test]
+    fn sse_cr_then_lf_in_next_feed_is_one_line_end() {
+        // "data: a\r" | "\ndata: b\r\n\r\n": the LF completes the CRLF; no blank line in between.
+        let items = run(&[b"data: a\r", b"\ndata: b\r\n\r\n"]);
+        assert_eq!(events(&items), vec![ev("a\nb")]);
+        // And a CR | CR split is two line ends: a dispatch.
+        let items = run(&[b"data: a\r", b"\rdata: b\r\r"]);
+        assert_eq!(events(&items), vec![ev("a"), ev("b")]);
+    }
+
+    #[test]
+    fn sse_multi_line_data_joined_with_lf() {
+        assert_eq!(events(&run(&[b"data: {\"a\":\ndata:1}\ndata\n\n"])), vec![ev("{\"a\":\n1}\n")]);
+    }
+
+    #[test]
+    fn sse_only_one_leading_space_is_stripped() {
+        assert_eq!(events(&run(&[b"data:  two\n\ndata:none\n\n"])), vec![ev(" two"), ev("none")]);
+    }
+
+    #[test]
+    fn sse_comments_are_reported_and_do_not_dispatch() {
+        let items = run(&[b": keep-alive\n\n:\r\n\r\n"]);
+        assert_eq!(items, vec![SseItem::Comment, SseItem::Comment]);
+        // A comment inside an event does not break it.
+        let items = run(&[b"data: a\n: ping\ndata: b\n\n"]);
+        assert_eq!(items, vec![SseItem::Comment, SseItem::Event(ev("a\nb"))]);
+    }
+
+    #[test]
+    fn sse_event_id_retry_fields() {
+        let items = run(&[b"event: message\nid: 42\nretry: 1500\ndata: x\n\n"]);
+        assert_eq!(
+            events(&items),
+            vec![SseEvent {
+                event: Some("message".into()),
+                data: "x".into(),
+                has_data: true,
+                id: Some("42".into()),
+                retry: Some(1500),
+                truncated: false
+            }]
+        );
+    }
+
+    #[test]
+    fn sse_id_is_per_event_not_carried_over() {
+        let got = events(&run(&[b"id: 1\ndata: a\n\ndata: b\n\n"]));
+        assert_eq!(got[0].id.as_deref(), Some("1"));
+        assert_eq!(got[1].id, None);
+    }
+
+    #[test]
+    fn sse_last_field_wins_and_empty_event_is_default() {
+        let got = events(&run(&[b"event: a\nevent: b\nid: 1\nid: 2\ndata: x\n\nevent:\ndata: y\n\n"]));
+        assert_eq!(got[0].event.as_deref(), Some("b"));
+        assert_eq!(got[0].id.as_deref(), Some("2"));
+        assert_eq!(got[1].event, None);
+    }
+
+    #[test]
+    fn sse_bad_retry_is_ignored() {
+        let got = run(&[b"retry: 12a\ndata: x\n\nretry: \ndata: y\n\nretry:99999999999999999999999\n\n"]);
+        let got = events(&got);
+        assert_eq!(got[0].retry, None);
+        assert_eq!(got[1].retry, None);
+        assert_eq!(got[2].retry, Some(u64::MAX), "saturates");
+        assert!(!got[2].has_data);
+    }
+
+    #[test]
+    fn sse_bom_is_ignored_only_at_start() {
+        assert_eq!(events(&run(&[b"\xEF\xBB\xBFdata: a\n\n"])), vec![ev("a")]);
+        assert_eq!(events(&run(&[b"\xEF", b"\xBB", b"\xBFdata: a\n\n"])), vec![ev("a")]);
+        // A second BOM is part of the name: an unknown field, so nothing is dispatched.
+        assert_eq!(run(&[b"\xEF\xBB\xBF\xEF\xBB\xBFdata: a\n\n"]), vec![]);
+        // A broken BOM prefix starts an unknown field name.
+        assert_eq!(run(&[b"\xEF\xBBdata: a\n\n"]), vec![]);
+        assert_eq!(events(&run(&[b"\xEF\xBB\ndata: a\n\n"])), vec![ev("a")]);
+    }
+
+    #[test]
+    fn sse_id_with_nul_is_ignored() {
+        let got = events(&run(&[b"id: a\0b\ndata: x\n\n"]));
+        assert_eq!(got, vec![ev("x")]);
+        // An id-only event whose id is ignored has no field: nothing is dispatched.
+        assert_eq!(run(&[b"id: \0\n\n"]), vec![]);
+    }
+
+    #[test]
+    fn sse_priming_event_is_dispatched_with_empty_data() {
+        let got = run(&[b"id: 1\ndata: \n\n"]);
+        assert_eq!(
+            got,
+            vec![SseItem::Event(SseEvent {
+                id: Some("1".into()),
+                has_data: true,
+                data: String::new(),
+                ..Default::default()
+            })]
+        );
+        // `data:` without space and bare `data` are empty data lines too.
+        assert!(events(&run(&[b"id: 1\ndata:\n\n"]))[0].has_data);
+        assert!(events(&run(&[b"id: 1\ndata\n\n"]))[0].has_data);
+    }
+
+    #[test]
+    fn sse_id_only_and_retry_only_events_are_dispatched() {
+        let got = events(&run(&[b"id: 7\n\nretry: 10\n\n"]));
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].id.as_deref(), Some("7"));
+        assert!(!got[0].has_data);
+        assert_eq!(got[1].retry, Some(10));
+        // An empty id is still an id field.
+        assert_eq!(events(&run(&[b"id\n\n"]))[0].id.as_deref(), Some(""));
+    }
+
+    #[test]
+    fn sse_unknown_fields_and_blank_lines_alone_do_not_dispatch() {
+        assert_eq!(run(&[b"\n\n\r\nfoo: bar\n\nDATA: x\n\n"]), vec![]);
+    }
+
+    #[test]
+    fn sse_long_unknown_field_name_is_not_misread() {
+        assert_eq!(run(&[b"dataX: 1\n\nretryy: 5\n\n"]), vec![]);
+    }
+
+    #[test]
+    fn sse_event_cap_truncates_once_and_still_dispatches() {
+        let items = run_cap(&[b"data: 0123456789\ndata: abc\n\ndata: ok\n\n"], 8);
+        assert_eq!(items.len(), 3);
+        assert_eq!(items[0], SseItem::TooLarge);
+        match &items[1] {
+            SseItem::Event(e) => {
+                assert!(e.truncated);
+                assert_eq!(e.data, "01234567");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(items[2], SseItem::Event(ev("ok")), "the cap is per event");
+    }
+
+    #[test]
+    fn sse_cap_counts_data_joiner_and_other_fields() {
+        let items = run_cap(&[b"data: 1234\ndata: x\n\n"], 4);
+        assert_eq!(items[0], SseItem::TooLarge);
+        assert_eq!(events(&items)[0].data, "1234");
+        let items = run_cap(&[b"event: abcdef\nid: 123456\n\n"], 4);
+        assert_eq!(items[0], SseItem::TooLarge);
+        let e = &events(&items)[0];
+        assert_eq!(e.event.as_deref(), Some("abcd"));
+        assert_eq!(e.id.as_deref(), Some(""));
+        assert!(e.truncated);
+    }
+
+    #[test]
+    fn sse_pending_event_is_visible() {
+        let mut p = SseParser::new(100);
+        assert!(!p.has_pending_event());
+        p.feed(b"data: a");
+        assert!(p.has_pending_event());
+        p.feed(b"\n");
+        assert!(p.has_pending_event());
+        p.feed(b"\n");
+        assert!(!p.has_pending_event());
+        p.feed(b": comment\n");
+        assert!(!p.has_pending_event());
+    }
+
+    #[test]
+    fn sse_invalid_utf8_is_replaced() {
+        assert_eq!(events(&run(&[b"data: \xFFok\n\n"]))[0].data, "\u{FFFD}ok");
+    }
+
+    const FIXTURES: &[&[u8]] = &[
+        b"\xEF\xBB\xBFevent: message\r\nid: 1\r\ndata: {\"jsonrpc\":\"2.0\"}\r\n\r\n",
+        b"id: 1\ndata: \n\n: ping\r\rdata: a\rdata: b\r\rretry: 20\n\n",
+        b"data: a\r\n\r\ndata:b\n\ndata\n\n:c\nid: x\0y\nevent\n\n",
+        b"data: 0123456789\nevent: long-name\n\nid: 1\n\n",
+    ];
+
+    #[test]
+    fn sse_split_at_every_offset_gives_identical_items() {
+        for cap in [1 << 20, 12] {
+            for fx in FIXTURES {
+                let whole = run_cap(&[fx], cap);
+                assert!(!whole.is_empty());
+                for i in 0..=fx.len() {
+                    let (a, b) = fx.split_at(i);
+                    assert_eq!(run_cap(&[a, b], cap), whole, "split at {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sse_split_at_every_pair_of_offsets_gives_identical_items() {
+        for fx in FIXTURES {
+            let whole = run(&[fx]);
+            for i in 0..=fx.len() {
+                for j in i..=fx.len() {
+                    assert_eq!(run(&[&fx[..i], &fx[i..j], &fx[j..]]), whole, "split at {i},{j}");
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sse_arbitrary_bytes_never_panic_and_split_invariant(
+            data in proptest::collection::vec(proptest::sample::select(b"data:id\0retry 9event\r\n\xEF\xBB\xBFx".to_vec()), 0..300),
+            cut in 0usize..300,
+        ) {
+            let cut = cut.min(data.len());
+            proptest::prop_assert_eq!(run_cap(&[&data], 16), run_cap(&[&data[..cut], &data[cut..]], 16));
+        }
+    }
+}
