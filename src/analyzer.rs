@@ -189,7 +189,7 @@ fn route<F: FnMut(Fact)>(
             }
         }
         FlowEvent::Gap { conn, dir, len, frame, ts } => {
-            mcp.gap(conn, len);
+            mcp.gap(conn, len, frame);
             if let Some(h) = http.get_mut(&conn) {
                 h.gap(dir, len, frame, ts, &mut |hev| deliver(conn, hev, mcp));
             }

@@ -307,6 +307,8 @@ facts! {
         fingerprint: Str,
         /// The request path is one that carries JSON-RPC POSTs.
         on_mcp_endpoint: Bool,
+        /// The response carried `WWW-Authenticate` (an OAuth or HTTP auth challenge, not an MCP answer).
+        auth_challenge: Bool,
         /// Ages (ms, capture time) of this session's or endpoint's 5xx responses, newest first, at most 32,
         /// including this one.
         recent_5xx_ms: IntList,

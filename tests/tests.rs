@@ -1,3 +1,6 @@
+// Panicking on a broken expectation is what a test is for.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
 // One integration binary (ripgrep style): each module below is a group of end-to-end tests that run the
 // real `mcptap` binary.
 
@@ -7,3 +10,5 @@ mod common;
 mod e2e;
 // Flags, exit codes and error messages.
 mod cli;
+// The incident catalogue: expectations per sample, and every rule proven by a sample.
+mod rules;

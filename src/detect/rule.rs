@@ -164,7 +164,6 @@ impl Rule {
             program,
             variables,
         };
-        let ast = ast;
         let lookup = |name: &str| -> Option<Ty> {
             schema.iter().find(|(f, _)| *f == name).map(|(_, t)| Ty::from(*t)).or_else(|| {
                 rule.params.get(name).map(|p| match p {
@@ -223,6 +222,8 @@ impl Rule {
                 Some(close) => {
                     let name = after.get(..close).unwrap_or("");
                     match fact.field(name).map(|v| v.to_string()).or_else(|| self.params.get(name).map(param_text)) {
+                        // An empty value (no content type, no method) reads better named than blank.
+                        Some(v) if v.is_empty() => out.push_str("(none)"),
                         Some(v) => out.push_str(&v),
                         None => {
                             out.push('{');

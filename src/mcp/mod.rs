@@ -238,7 +238,6 @@ struct Resp {
     media: Option<String>,
     kind: RespKind,
     frame: u64,
-    ts: Timestamp,
     session: Option<SessionKey>,
     // ALLOC: JSON or error body, bounded by limits::max_body_bytes (error bodies by ERROR_BODY_BYTES)
     body: Vec<u8>,
@@ -246,6 +245,7 @@ struct Resp {
     stream: Option<StreamTrack>,
     shift: Option<PendingShift>,
     init_requested: Option<String>,
+    auth_challenge: bool,
 }
 
 #[derive(Debug)]
@@ -268,8 +268,11 @@ struct ConnView {
     last_session_id: Option<String>,
     /// The connection carried MCP traffic (for coverage of gaps).
     mcp: bool,
-    gaps: u64,
-    missed: u64,
+    /// Gaps seen before the connection was known to carry MCP: counts, bytes, first frame. Reported to
+    /// the server's coverage when it turns out to (at close).
+    early_gaps: u64,
+    early_missed: u64,
+    early_frame: u64,
 }
 
 impl ConnView {
@@ -320,8 +323,9 @@ struct ServerState {
     recent_5xx: BTreeMap<String, VecDeque<Timestamp>>,
     gaps: u64,
     missed_bytes: u64,
-    gap_sessions: HashSet<String>,
-    host: String,
+    /// Frames where gaps were noticed (at most `detect::MAX_FRAMES`), and the first gap's client.
+    gap_frames: Vec<u64>,
+    gap_client: Option<SocketAddr>,
 }
 
 #[derive(Debug, Clone)]
@@ -381,8 +385,9 @@ impl McpTracker {
                 first_end: None,
                 last_session_id: None,
                 mcp: false,
-                gaps: 0,
-                missed: 0,
+                early_gaps: 0,
+                early_missed: 0,
+                early_frame: 0,
             },
         );
     }
@@ -397,11 +402,9 @@ impl McpTracker {
         }
     }
 
-    /// A capture gap on a connection.
-    pub fn gap(&mut self, conn: ConnId, len: u64) {
+    /// A capture gap on a connection, noticed at `frame`.
+    pub fn gap(&mut self, conn: ConnId, len: u64, frame: u64) {
         let Some(view) = self.conns.get_mut(&conn) else { return };
-        view.gaps += 1;
-        view.missed = view.missed.saturating_add(len);
         for tx in view.txs.iter() {
             if let Some(key) = tx.resp.as_ref().and_then(|r| r.session.as_ref()) {
                 if let Some(s) = self.sessions.get_mut(key) {
@@ -410,18 +413,33 @@ impl McpTracker {
             }
         }
         if view.mcp {
-            let st = self.servers.entry(view.server).or_default();
-            st.gaps += 1;
-            st.missed_bytes = st.missed_bytes.saturating_add(len);
+            let (server, client) = (view.server, view.client);
+            self.server_gap(server, client, 1, len, frame);
+        } else {
+            if view.early_gaps == 0 {
+                view.early_frame = frame;
+            }
+            view.early_gaps += 1;
+            view.early_missed = view.early_missed.saturating_add(len);
+        }
+    }
+
+    fn server_gap(&mut self, server: SocketAddr, client: SocketAddr, gaps: u64, len: u64, frame: u64) {
+        let st = self.servers.entry(server).or_default();
+        st.gaps += gaps;
+        st.missed_bytes = st.missed_bytes.saturating_add(len);
+        if st.gap_frames.len() < crate::detect::MAX_FRAMES {
+            st.gap_frames.push(frame);
+        }
+        if st.gap_client.is_none() {
+            st.gap_client = Some(client);
         }
     }
 
     pub fn close<F: FnMut(Fact)>(&mut self, conn: ConnId, ts: Timestamp, out: &mut F) {
         let Some(mut view) = self.conns.remove(&conn) else { return };
-        if view.mcp && view.gaps > 0 && !self.servers.contains_key(&view.server) {
-            let st = self.servers.entry(view.server).or_default();
-            st.gaps += view.gaps;
-            st.missed_bytes = st.missed_bytes.saturating_add(view.missed);
+        if view.mcp && view.early_gaps > 0 {
+            self.server_gap(view.server, view.client, view.early_gaps, view.early_missed, view.early_frame);
         }
         let first_end = view.first_end;
         while let Some(mut tx) = view.txs.pop_front() {
@@ -665,13 +683,13 @@ impl McpTracker {
             media: media.clone(),
             kind: RespKind::Other,
             frame,
-            ts,
             session: None,
             body: Vec::new(),
             body_over: false,
             stream: None,
             shift: None,
             init_requested: None,
+            auth_challenge: head.headers.get("www-authenticate").is_some(),
         };
         let sse = media.as_deref() == Some("text/event-stream");
         if sse {
@@ -1155,6 +1173,7 @@ impl McpTracker {
                     session_seen_ok: s.seen_ok,
                     fingerprint: fingerprint.map(|f| format!("; fingerprint: {f}")).unwrap_or_default(),
                     on_mcp_endpoint: on_mcp,
+                    auth_challenge: resp.auth_challenge,
                     recent_5xx_ms: recent,
                 }),
             });
@@ -1302,20 +1321,19 @@ impl McpTracker {
         let mut servers: Vec<(&SocketAddr, &ServerState)> = self.servers.iter().filter(|(_, st)| st.missed_bytes > 0).collect();
         servers.sort_by_key(|(a, _)| **a);
         for (addr, st) in servers {
-            let (n, host, endpoint) = gap_sessions.get(addr).cloned().unwrap_or((0, st.host.clone(), String::new()));
-            let _ = &st.gap_sessions;
+            let (n, host, endpoint) = gap_sessions.get(addr).cloned().unwrap_or_default();
             out(Fact {
                 ctx: FactContext {
                     ts,
                     session_key: format!("{addr} coverage"),
                     session_id: "-".into(),
-                    client: SocketAddr::from(([0, 0, 0, 0], 0)),
+                    client: st.gap_client.unwrap_or(SocketAddr::from(([0, 0, 0, 0], 0))),
                     server: *addr,
                     host,
                     endpoint,
                     era: Era::Unknown,
                     version: String::new(),
-                    frames: Vec::new(),
+                    frames: st.gap_frames.clone(),
                     crosses_gap: true,
                 },
                 kind: FactKind::CaptureGap(facts::CaptureGap { gaps: st.gaps as i64, missed_bytes: st.missed_bytes as i64, sessions: n as i64 }),
@@ -1336,6 +1354,7 @@ fn end_reason(end: MessageEnd, first: Option<(Direction, EndReason)>) -> (&'stat
     match end {
         MessageEnd::Complete => ("complete", "server"),
         MessageEnd::Gap => ("gap", "unknown"),
+        MessageEnd::Malformed => ("malformed", "unknown"),
         MessageEnd::ClosedByFin | MessageEnd::Interrupted => match first {
             Some((dir, reason)) => {
                 let who = match (dir, reason) {

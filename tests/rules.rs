@@ -1,0 +1,56 @@
+//! The rule catalogue against the samples: every expectation in `samples/gen/expected-incidents.tsv`
+//! (written by the people who made each capture, from INCIDENTS.md) holds, and every built-in rule fires
+//! in at least one sample's golden report.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::common::*;
+
+fn fired(sample: &str) -> BTreeSet<String> {
+    let o = run(&["-q", "-r", &format!("samples/{sample}")]);
+    assert!(o.status.success(), "{sample}: {}", stderr(&o));
+    csv_rows(&stdout(&o)).into_iter().skip(1).map(|r| r[2].clone()).collect()
+}
+
+#[test]
+fn expected_incidents_fire_and_near_misses_stay_silent() {
+    let text = std::fs::read_to_string(root().join("samples/gen/expected-incidents.tsv")).unwrap();
+    let mut by_sample: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 3, "bad line: {line}");
+        by_sample.entry(cols[0].to_string()).or_default().push((cols[1].to_string(), cols[2].to_string()));
+    }
+    assert!(by_sample.len() >= 30, "{} samples in the expectations", by_sample.len());
+    let mut problems = Vec::new();
+    for (sample, expectations) in &by_sample {
+        let got = fired(sample);
+        for (rule, must) in expectations {
+            match must.as_str() {
+                "fire" if !got.contains(rule) => problems.push(format!("{sample}: {rule} did not fire")),
+                "silent" if got.contains(rule) => problems.push(format!("{sample}: {rule} fired but must not")),
+                "fire" | "silent" => {}
+                other => problems.push(format!("{sample}: unknown expectation {other}")),
+            }
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+#[test]
+fn every_builtin_rule_fires_in_some_golden_report() {
+    let list = run(&["rules"]);
+    let ids: BTreeSet<String> = stdout(&list).lines().skip(1).filter_map(|l| l.split_whitespace().next().map(str::to_string)).collect();
+    assert!(ids.len() >= 20, "{ids:?}");
+    let mut seen = BTreeSet::new();
+    for entry in std::fs::read_dir(root().join("tests/golden")).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().is_some_and(|e| e == "csv") {
+            for row in csv_rows(&std::fs::read_to_string(&p).unwrap()).into_iter().skip(1) {
+                seen.insert(row[2].clone());
+            }
+        }
+    }
+    let never: Vec<&String> = ids.iter().filter(|id| !seen.contains(*id)).collect();
+    assert!(never.is_empty(), "built-in rules that fire in no sample: {never:?}");
+}
