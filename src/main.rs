@@ -37,17 +37,18 @@ fn rules_command(check: Option<std::path::PathBuf>, extra: Option<std::path::Pat
         Err(e) => return fail(&e.to_string()),
     };
     if let Some(d) = check {
-        let n = set.rules().iter().filter(|r| std::path::Path::new(&r.source).starts_with(&d)).count();
-        println!("{}: {n} rules OK", d.display());
+        let from_dir = set.rules().iter().filter(|r| r.source.contains(&*d.to_string_lossy())).count();
+        println!("{}: OK, {from_dir} rules added or changed, {} rules loaded", d.display(), set.rules().len());
         return ExitCode::SUCCESS;
     }
-    println!("{:<28} {:<8} {:<8} {:<18} {:<36} summary", "id", "severity", "enabled", "fact", "source");
+    println!("{:<28} {:<8} {:<7} {:<8} {:<18} {:<36} summary", "id", "severity", "enabled", "suppress", "fact", "source");
     for r in set.rules() {
         println!(
-            "{:<28} {:<8} {:<8} {:<18} {:<36} {}",
+            "{:<28} {:<8} {:<7} {:<8} {:<18} {:<36} {}",
             r.id,
             r.severity.as_str(),
             if r.enabled { "yes" } else { "no" },
+            r.suppress.as_str(),
             r.fact,
             r.source,
             r.summary

@@ -92,3 +92,41 @@ fn rules_lists_builtins() {
     let out = stdout(&o);
     assert!(out.contains("MCP-SSE-DOWNGRADE") && out.contains("rules/MCP-SSE-DOWNGRADE.toml"), "{out}");
 }
+
+#[test]
+fn rule_patch_disables_or_changes_a_builtin_without_restating_it() {
+    let dir = std::env::temp_dir().join(format!("mcptap-patch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("quiet.toml"), "id = \"MCP-SSE-DOWNGRADE\"\nenabled = false\n").unwrap();
+    let o = run(&["-r", "samples/downgrade.pcap", "-q", "--rules", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("MCP-SSE-DOWNGRADE"), "{}", stdout(&o));
+    std::fs::write(dir.join("quiet.toml"), "id = \"MCP-SSE-DOWNGRADE\"\nseverity = \"low\"\n").unwrap();
+    let o = run(&["-r", "samples/downgrade.pcap", "-q", "--rules", dir.to_str().unwrap()]);
+    let rows = csv_rows(&stdout(&o));
+    assert!(rows.iter().any(|r| r[2] == "MCP-SSE-DOWNGRADE" && r[3] == "low"), "{rows:?}");
+    let check = run(&["rules", "--check", dir.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", stderr(&check));
+    std::fs::write(dir.join("quiet.toml"), "id = \"NO-SUCH-RULE\"\nseverity = \"low\"\n").unwrap();
+    let bad = run(&["rules", "--check", dir.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("quiet.toml: rule NO-SUCH-RULE: patch for a rule that is not loaded"), "{}", stderr(&bad));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn suppress_none_gives_one_row_per_firing() {
+    let dir = std::env::temp_dir().join(format!("mcptap-suppress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("s.toml"), "id = \"MCP-SESSION-STATUS\"\nsuppress = \"none\"\n").unwrap();
+    let base = run(&["-r", "samples/inc-session-status.pcap", "-q"]);
+    let per_session: Vec<Vec<String>> = csv_rows(&stdout(&base)).into_iter().filter(|r| r[2] == "MCP-SESSION-STATUS").collect();
+    assert_eq!(per_session.len(), 1);
+    let count: usize = per_session[0][10].parse().unwrap();
+    assert!(count >= 2, "the sample has repeated firings: {per_session:?}");
+    let o = run(&["-r", "samples/inc-session-status.pcap", "-q", "--rules", dir.to_str().unwrap()]);
+    let rows: Vec<Vec<String>> = csv_rows(&stdout(&o)).into_iter().filter(|r| r[2] == "MCP-SESSION-STATUS").collect();
+    assert_eq!(rows.len(), count, "{rows:?}");
+    assert!(rows.iter().all(|r| r[10] == "1"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -54,3 +54,23 @@ fn every_builtin_rule_fires_in_some_golden_report() {
     let never: Vec<&String> = ids.iter().filter(|id| !seen.contains(*id)).collect();
     assert!(never.is_empty(), "built-in rules that fire in no sample: {never:?}");
 }
+
+#[test]
+fn docs_cover_every_rule_fact_and_field() {
+    let rules_doc = std::fs::read_to_string(root().join("rules/README.md")).unwrap();
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let set = mcptap::detect::RuleSet::builtin().unwrap();
+    for r in set.rules() {
+        assert!(rules_doc.contains(&format!("#### {}\n", r.id)), "rules/README.md lacks a section for {}", r.id);
+        assert!(readme.contains(&format!("| {} | {} |", r.id, r.severity.as_str())), "README.md rule table lacks {}", r.id);
+    }
+    for (kind, fields) in mcptap::facts::KINDS {
+        let header = format!("### `{kind}`");
+        let at = rules_doc.find(&header).unwrap_or_else(|| panic!("rules/README.md lacks fact kind {kind}"));
+        let section = &rules_doc[at..];
+        let section = &section[..section[4..].find("\n### ").map_or(section.len(), |i| i + 4)];
+        for (field, ty) in *fields {
+            assert!(section.contains(&format!("| {field} | {} |", ty.as_str())), "rules/README.md: fact {kind} lacks field {field}");
+        }
+    }
+}

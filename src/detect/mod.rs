@@ -12,7 +12,7 @@ use std::path::Path;
 use crate::facts::Fact;
 use crate::time::Timestamp;
 
-pub use rule::{Rule, RuleError, Severity};
+pub use rule::{Rule, RuleError, RuleText, Severity, Suppress};
 
 /// The built-in rules (`rules/*.toml`, by file name), embedded at build time by `build.rs` so the binary
 /// runs from any directory.
@@ -50,8 +50,17 @@ impl RuleSet {
         for p in paths {
             let name = p.display().to_string();
             let text = std::fs::read_to_string(&p).map_err(|e| RuleError { source_name: name.clone(), id: "-".into(), message: format!("cannot read: {e}") })?;
-            let rule = Rule::parse(&name, &text)?;
-            self.replace(rule);
+            match RuleText::parse(&name, &text)? {
+                RuleText::Rule(rule) => self.replace(*rule),
+                RuleText::Patch(patch) => {
+                    let id = patch.id.clone();
+                    let Some(rule) = self.rules.iter_mut().find(|r| r.id == id) else {
+                        return Err(RuleError { source_name: name, id, message: "patch for a rule that is not loaded".into() });
+                    };
+                    rule.apply(patch, &name)?;
+                    self.reindex();
+                }
+            }
         }
         Ok(())
     }
@@ -143,7 +152,12 @@ pub struct Incidents {
 
 impl Incidents {
     pub fn raise(&mut self, rule: &Rule, fact: &Fact) -> Raised {
-        let key = (rule.id.clone(), fact.ctx.session_key.clone());
+        let scope = match rule.suppress {
+            Suppress::Session => fact.ctx.session_key.clone(),
+            Suppress::Server => fact.ctx.server.to_string(),
+            Suppress::None => format!("#{}", self.rows.len()),
+        };
+        let key = (rule.id.clone(), scope);
         if let Some(&i) = self.index.get(&key) {
             if let Some(row) = self.rows.get_mut(i) {
                 row.count += 1;

@@ -71,6 +71,52 @@ pub struct RuleFile {
     pub params: BTreeMap<String, Param>,
     #[serde(default = "yes")]
     pub enabled: bool,
+    #[serde(default)]
+    pub suppress: Suppress,
+}
+
+/// How repeated firings are grouped into rows (noise control, as Suricata's per-flow event rules and
+/// Zeek's notice suppression do).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Suppress {
+    /// One row per session; repeats raise `count` (the default).
+    #[default]
+    Session,
+    /// One row per server address.
+    Server,
+    /// Every firing is its own row.
+    None,
+}
+
+impl Suppress {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Suppress::Session => "session",
+            Suppress::Server => "server",
+            Suppress::None => "none",
+        }
+    }
+}
+
+/// A file in `--rules DIR` that changes a loaded rule without restating it: only `id` plus any of
+/// `severity`, `enabled`, `suppress` and `params` (each param must exist and keep its type).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulePatch {
+    pub id: String,
+    pub severity: Option<Severity>,
+    pub enabled: Option<bool>,
+    pub suppress: Option<Suppress>,
+    #[serde(default)]
+    pub params: BTreeMap<String, Param>,
+}
+
+/// What a rule file holds.
+#[derive(Debug)]
+pub enum RuleText {
+    Rule(Box<Rule>),
+    Patch(RulePatch),
 }
 
 fn one() -> u32 {
@@ -94,6 +140,7 @@ pub struct Rule {
     pub references: Vec<String>,
     pub params: BTreeMap<String, Param>,
     pub enabled: bool,
+    pub suppress: Suppress,
     /// Where the rule came from (`rules/x.toml` for built-ins, the path for `--rules DIR` files).
     pub source: String,
     program: Program,
@@ -110,7 +157,56 @@ pub struct RuleError {
     pub message: String,
 }
 
+impl RuleText {
+    /// A full rule (it has `fact` and `condition`) or a patch of a loaded one.
+    pub fn parse(source_name: &str, text: &str) -> Result<RuleText, RuleError> {
+        let table: toml::Table = toml::from_str(text).map_err(|e| RuleError {
+            source_name: source_name.to_string(),
+            id: "?".into(),
+            message: format!("not a valid rule file: {}", e.message()),
+        })?;
+        if table.contains_key("fact") || table.contains_key("condition") {
+            return Rule::parse(source_name, text).map(|r| RuleText::Rule(Box::new(r)));
+        }
+        let id = table.get("id").and_then(|v| v.as_str()).unwrap_or("?").to_string();
+        toml::from_str::<RulePatch>(text).map(RuleText::Patch).map_err(|e| RuleError {
+            source_name: source_name.to_string(),
+            id,
+            message: format!("not a valid rule patch (a patch may set only severity, enabled, suppress and params): {}", e.message()),
+        })
+    }
+}
+
 impl Rule {
+    /// Applies a patch; a param must already exist and keep its type.
+    pub fn apply(&mut self, patch: RulePatch, source_name: &str) -> Result<(), RuleError> {
+        for (name, value) in &patch.params {
+            let same_type = matches!(
+                (self.params.get(name), value),
+                (Some(Param::Int(_)), Param::Int(_)) | (Some(Param::Bool(_)), Param::Bool(_)) | (Some(Param::Str(_)), Param::Str(_))
+            );
+            if !same_type {
+                return Err(RuleError {
+                    source_name: source_name.to_string(),
+                    id: self.id.clone(),
+                    message: format!("param '{name}' is not a param of this rule, or changes its type"),
+                });
+            }
+        }
+        if let Some(s) = patch.severity {
+            self.severity = s;
+        }
+        if let Some(e) = patch.enabled {
+            self.enabled = e;
+        }
+        if let Some(s) = patch.suppress {
+            self.suppress = s;
+        }
+        self.params.extend(patch.params);
+        self.source = format!("{} + {source_name}", self.source);
+        Ok(())
+    }
+
     pub fn parse(source_name: &str, text: &str) -> Result<Rule, RuleError> {
         let err = |id: &str, message: String| RuleError { source_name: source_name.to_string(), id: id.to_string(), message };
         let file: RuleFile = toml::from_str(text).map_err(|e| err("?", format!("not a valid rule file: {}", e.message())))?;
@@ -160,6 +256,7 @@ impl Rule {
             references: file.references,
             params: file.params,
             enabled: file.enabled,
+            suppress: file.suppress,
             source: source_name.to_string(),
             program,
             variables,
@@ -337,6 +434,27 @@ min_json = 1
             },
             kind: FactKind::ResponseShift(ResponseShift { to: "text/event-stream".into(), cursor: cursor.into(), json_before, ..Default::default() }),
         }
+    }
+
+    #[test]
+    fn rule_patch_changes_severity_params_and_suppression_only() {
+        let mut r = Rule::parse("t.toml", GOOD).unwrap();
+        let patch = match RuleText::parse("p.toml", "id = \"T-1\"\nseverity = \"low\"\nsuppress = \"none\"\n[params]\nmin_json = 3\n").unwrap() {
+            RuleText::Patch(p) => p,
+            RuleText::Rule(_) => panic!("a patch"),
+        };
+        r.apply(patch, "p.toml").unwrap();
+        assert_eq!(r.severity, Severity::Low);
+        assert_eq!(r.suppress, Suppress::None);
+        assert_eq!(r.matches(&fact("none", 2)), Ok(false));
+        assert_eq!(r.matches(&fact("none", 3)), Ok(true));
+        assert_eq!(r.source, "t.toml + p.toml");
+        let bad = match RuleText::parse("p.toml", "id = \"T-1\"\n[params]\nmin_json = \"x\"\n").unwrap() {
+            RuleText::Patch(p) => p,
+            RuleText::Rule(_) => panic!("a patch"),
+        };
+        assert!(r.apply(bad, "p.toml").unwrap_err().to_string().contains("changes its type"));
+        assert!(RuleText::parse("p.toml", "id = \"T-1\"\nsummary = \"x\"\n").unwrap_err().to_string().contains("not a valid rule patch"));
     }
 
     #[test]

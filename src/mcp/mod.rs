@@ -189,6 +189,15 @@ impl Req {
             is_post: self.method == "POST",
             era: self.era(),
             requested: self.requested_version(),
+            client_name: self.messages().iter().find_map(|m| match m {
+                Message::Request { params, .. } | Message::Notification { params, .. } => params
+                    .meta
+                    .as_ref()
+                    .and_then(|meta| meta.client_info.as_ref())
+                    .and_then(|ci| ci.name.as_ref())
+                    .and_then(|n| n.0.clone()),
+                _ => None,
+            }),
         }
     }
 
@@ -207,6 +216,8 @@ struct KeyInfo {
     is_post: bool,
     era: Option<Era>,
     requested: Option<String>,
+    /// 2026-07-28 `_meta` `clientInfo.name`, part of a stateless exchange's key.
+    client_name: Option<String>,
 }
 
 fn legacy_param(target: &str) -> Option<&str> {
@@ -554,7 +565,7 @@ impl McpTracker {
         let ident = match (info.session_id.as_deref().or(resp_sid), &info.legacy) {
             (Some(sid), _) => SessionIdent::McpSessionId(sid.to_string()),
             (None, Some(p)) => SessionIdent::LegacyParam(p.clone()),
-            (None, None) => SessionIdent::Anonymous { client: client.ip(), endpoint: info.path.clone() },
+            (None, None) => SessionIdent::Anonymous { client: client.ip(), endpoint: info.path.clone(), client_name: info.client_name.clone() },
         };
         let key = SessionKey { server, ident };
         if !self.sessions.contains_key(&key) && self.sessions.len() >= self.limits.max_sessions {

@@ -15,8 +15,8 @@ pub enum SessionIdent {
     /// HTTP+SSE: the session parameter of the POST URL announced in the `endpoint` event.
     LegacyParam(String),
     /// No session on the wire (stateless 2026-07-28, or a server that mints none): client address,
-    /// endpoint and `clientInfo.name` when known.
-    Anonymous { client: IpAddr, endpoint: String },
+    /// endpoint and the `_meta` `clientInfo.name` when present.
+    Anonymous { client: IpAddr, endpoint: String, client_name: Option<String> },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,8 +39,8 @@ impl SessionKey {
         match &self.ident {
             SessionIdent::McpSessionId(s) => format!("{} sid {}", self.server, s),
             SessionIdent::LegacyParam(s) => format!("{} legacy {}", self.server, s),
-            SessionIdent::Anonymous { client, endpoint } => {
-                format!("{} anon {} {}", self.server, client, endpoint)
+            SessionIdent::Anonymous { client, endpoint, client_name } => {
+                format!("{} anon {} {} {}", self.server, client, endpoint, client_name.as_deref().unwrap_or("-"))
             }
         }
     }
@@ -178,7 +178,7 @@ mod tests {
         let server: SocketAddr = "127.0.0.1:8000".parse().unwrap();
         let k = SessionKey { server, ident: SessionIdent::McpSessionId("abc".into()) };
         assert_eq!(k.display_id(), "abc");
-        let a = SessionKey { server, ident: SessionIdent::Anonymous { client: "127.0.0.1".parse().unwrap(), endpoint: "/mcp".into() } };
+        let a = SessionKey { server, ident: SessionIdent::Anonymous { client: "127.0.0.1".parse().unwrap(), endpoint: "/mcp".into(), client_name: None } };
         assert_eq!(a.display_id(), "-");
         assert_ne!(k.unique(), a.unique());
     }
