@@ -39,6 +39,10 @@ pub struct Summary {
     pub mcp: McpStats,
     pub incidents_by_rule: BTreeMap<String, u64>,
     pub rule_eval_errors: u64,
+    /// Per-session records for the reports, when `enable_recorder` asked for them (first seen order).
+    pub sessions: Vec<crate::mcp::record::SessionRecord>,
+    /// Sessions not recorded because the recorder was full.
+    pub sessions_unrecorded: u64,
 }
 
 pub struct Analyzer {
@@ -75,6 +79,17 @@ impl Analyzer {
 
     pub fn incidents(&self) -> &Incidents {
         &self.incidents
+    }
+
+    /// MCP sessions currently tracked (for progress display).
+    pub fn open_sessions(&self) -> usize {
+        self.mcp.open_sessions()
+    }
+
+    /// Makes the classifier keep per-session counters and timelines for the reports (output::sessions,
+    /// timeline, html); they come back in `Summary::sessions`. Call before the first packet.
+    pub fn enable_recorder(&mut self, config: crate::mcp::record::RecorderConfig) {
+        self.mcp.enable_recorder(config);
     }
 
     /// Feeds one packet through the pipeline. Errors are the sink's (I/O), never the packet's.
@@ -135,6 +150,10 @@ impl Analyzer {
         summary.mcp = self.mcp.stats().clone();
         summary.incidents_by_rule = self.incidents.by_rule().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         summary.rule_eval_errors += self.incidents.eval_errors;
+        if let Some((records, dropped)) = self.mcp.take_records() {
+            summary.sessions = records;
+            summary.sessions_unrecorded = dropped;
+        }
         Ok(summary)
     }
 }

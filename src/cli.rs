@@ -18,8 +18,13 @@ Examples:
   mcptap -r capture.pcap --rules ./my-rules  add or override rules by id
   mcptap rules                              list the loaded rules
   mcptap rules --check ./my-rules           validate a rules folder
+  mcptap -r capture.pcap --format jsonl     JSON lines for a log shipper
+  mcptap -r capture.pcap --sessions s.csv --html report.html
+  mcptap -r capture.pcap --timeline SESSION_ID   one session's history
+  mcptap -r capture.pcap --fail-on high -q  CI gate: exit 1 on high or critical
 
-Exit status: 0 success, 2 usage or input error (bad file, bad rule).";
+Exit status: 0 success, 1 --fail-on found an incident at or above its severity, 2 usage or input error
+(bad file, bad rule).";
 
 /// mcptap: find silent MCP transport degradation in captured traffic.
 #[derive(Debug, Parser)]
@@ -46,6 +51,9 @@ pub struct Args {
     #[arg(short = 'q', long = "quiet")]
     pub quiet: bool,
 
+    #[command(flatten)]
+    pub report: crate::output::ReportArgs,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -71,6 +79,8 @@ pub struct Config {
     pub rules: RuleSet,
     pub limits: Limits,
     pub quiet: bool,
+    /// Report format and extra reports (output::ReportArgs).
+    pub report: crate::output::ReportArgs,
 }
 
 /// A usage error: printed as one line, exit 2.
@@ -106,7 +116,7 @@ impl Config {
             limits.set(name.trim(), value.trim()).map_err(ConfigError::Limit)?;
         }
         let rules = load_rules(args.rules.as_deref())?;
-        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet })
+        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet, report: args.report })
     }
 }
 
@@ -143,6 +153,24 @@ mod tests {
         let c = parse(&["mcptap", "-r", "x", "-o", "out.csv", "-q"]).unwrap();
         assert_eq!(c.output, Some(PathBuf::from("out.csv")));
         assert!(c.quiet);
+    }
+
+    #[test]
+    fn report_flags_parse() {
+        let c = parse(&[
+            "mcptap", "-r", "x", "--format", "jsonl", "--sessions", "s.csv", "--timeline", "abc", "--html", "r.html",
+            "--wireshark-filter", "--fail-on", "medium",
+        ])
+        .unwrap();
+        assert_eq!(c.report.format, crate::output::Format::Jsonl);
+        assert_eq!(c.report.sessions, Some(PathBuf::from("s.csv")));
+        assert_eq!(c.report.timeline.as_deref(), Some("abc"));
+        assert_eq!(c.report.html, Some(PathBuf::from("r.html")));
+        assert!(c.report.wireshark_filter);
+        assert_eq!(c.report.fail_on, Some(crate::detect::Severity::Medium));
+        assert!(Args::try_parse_from(["mcptap", "-r", "x", "--fail-on", "severe"]).is_err());
+        assert!(Args::try_parse_from(["mcptap", "-r", "x", "--format", "xml"]).is_err());
+        assert_eq!(parse(&["mcptap", "-r", "x"]).unwrap().report.format, crate::output::Format::Csv);
     }
 
     #[test]

@@ -28,6 +28,7 @@ use analyzer::Analyzer;
 use capture::file::{CaptureError, CaptureReader};
 use cli::Config;
 use output::csv::{CsvSink, Mode};
+use output::{Collect, Format, IncidentSink};
 
 /// A run's failure, printed as one line by the binary (exit 2).
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +37,11 @@ pub enum RunError {
     Capture(#[from] CaptureError),
     #[error("{path}: cannot write report: {source}")]
     Output { path: String, source: std::io::Error },
+    /// `--fail-on`: incidents at or above the severity were found (exit 1, after every report is written).
+    #[error("{count} incident(s) at or above severity {severity} (--fail-on {severity})")]
+    Gate { severity: &'static str, count: usize },
+    #[error("--timeline {0}: no MCP session with this id in the capture")]
+    NoSuchSession(String),
 }
 
 impl RunError {
@@ -43,22 +49,38 @@ impl RunError {
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, RunError::Output { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
     }
+
+    /// `--fail-on` triggered: exit 1, not an error of the run.
+    pub fn is_gate(&self) -> bool {
+        matches!(self, RunError::Gate { .. })
+    }
 }
 
 /// Runs an offline analysis as configured: reads every input, writes the CSV report, prints the summary.
 /// Incidents found before a fatal input error are still written before the error is returned.
 pub fn run(config: Config) -> Result<(), RunError> {
+    let report = &config.report;
+    // With --timeline and no -o, standard output carries the timeline, not the incident report.
     let (out, out_name): (Box<dyn Write>, String) = match &config.output {
         Some(p) => {
             let f = File::create(p).map_err(|e| RunError::Output { path: p.display().to_string(), source: e })?;
             (Box::new(BufWriter::new(f)), p.display().to_string())
         }
+        None if report.timeline.is_some() => (Box::new(std::io::sink()), "<none>".to_string()),
         None => (Box::new(BufWriter::new(std::io::stdout().lock())), "<stdout>".to_string()),
     };
     let out_err = |e: std::io::Error| RunError::Output { path: out_name.clone(), source: e };
-    let mut sink = CsvSink::new(out, Mode::AtEnd);
+    let mut inner: Box<dyn IncidentSink> = match report.format {
+        Format::Csv => Box::new(CsvSink::new(out, Mode::AtEnd).with_wireshark_filter(report.wireshark_filter)),
+        Format::Jsonl => Box::new(output::jsonl::JsonlSink::new(out, Mode::AtEnd).with_wireshark_filter(report.wireshark_filter)),
+    };
+    let mut sink = Collect::new(inner.as_mut());
     let mut reader = CaptureReader::open(&config.inputs)?;
     let mut analyzer = Analyzer::new(config.limits.clone(), config.rules);
+    if let Some(rc) = report.recorder() {
+        analyzer.enable_recorder(rc);
+    }
+    let mut progress = output::progress::Progress::new(!config.quiet, reader.total_size());
     let mut fatal = None;
     loop {
         match reader.next_packet() {
@@ -69,13 +91,58 @@ pub fn run(config: Config) -> Result<(), RunError> {
                 break;
             }
         }
+        progress.tick(|| (reader.stats().bytes_read, analyzer.open_sessions(), analyzer.incidents().len()));
     }
+    progress.finish();
     let summary = analyzer.finish(reader.stats().clone(), &mut sink).map_err(out_err)?;
+    let incidents = std::mem::take(&mut sink.incidents);
+    drop(inner);
+    let inputs: Vec<String> = config.inputs.iter().map(|p| p.display().to_string()).collect();
+    write_reports(report, &inputs, &summary, &incidents)?;
     if !config.quiet {
         eprint!("{summary}");
     }
-    match fatal {
-        Some(e) => Err(e.into()),
+    if let Some(e) = fatal {
+        return Err(e.into());
+    }
+    if let Some(id) = &report.timeline {
+        if !summary.sessions.iter().any(|r| &r.session_id == id) {
+            return Err(RunError::NoSuchSession(id.clone()));
+        }
+    }
+    match report.gate(&incidents) {
+        Some((severity, count)) => Err(RunError::Gate { severity: severity.as_str(), count }),
         None => Ok(()),
     }
+}
+
+/// The reports written after the run: session inventory, timeline (standard output), HTML page.
+fn write_reports(report: &output::ReportArgs, inputs: &[String], summary: &analyzer::Summary, incidents: &[detect::Incident]) -> Result<(), RunError> {
+    let create = |p: &std::path::Path| {
+        File::create(p).map(BufWriter::new).map_err(|e| RunError::Output { path: p.display().to_string(), source: e })
+    };
+    if let Some(p) = &report.sessions {
+        let err = |e: std::io::Error| RunError::Output { path: p.display().to_string(), source: e };
+        output::sessions::write(create(p)?, &summary.sessions, incidents).map_err(err)?;
+    }
+    if let Some(id) = &report.timeline {
+        let err = |e: std::io::Error| RunError::Output { path: "<stdout>".into(), source: e };
+        let mut out = std::io::stdout().lock();
+        let mut first = true;
+        for r in summary.sessions.iter().filter(|r| &r.session_id == id) {
+            if !first {
+                out.write_all(b"\n").map_err(err)?;
+            }
+            first = false;
+            out.write_all(output::timeline::render(r, incidents).as_bytes()).map_err(err)?;
+        }
+        out.flush().map_err(err)?;
+    }
+    if let Some(p) = &report.html {
+        let err = |e: std::io::Error| RunError::Output { path: p.display().to_string(), source: e };
+        let mut f = create(p)?;
+        f.write_all(output::html::render(inputs, summary, incidents, &summary.sessions).as_bytes()).map_err(err)?;
+        f.flush().map_err(err)?;
+    }
+    Ok(())
 }

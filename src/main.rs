@@ -1,5 +1,5 @@
-//! The `mcptap` binary: parse flags, run, map errors to exit codes (0 ok, 2 usage or input error). No
-//! analysis logic lives here.
+//! The `mcptap` binary: parse flags, run, map errors to exit codes (0 ok, 1 `--fail-on` triggered, 2 usage
+//! or input error). No analysis logic lives here.
 
 use std::process::ExitCode;
 
@@ -19,6 +19,10 @@ fn main() -> ExitCode {
             match mcptap::run(config) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+                Err(e) if e.is_gate() => {
+                    eprintln!("mcptap: {e}");
+                    ExitCode::from(1)
+                }
                 Err(e) => fail(&e.to_string()),
             }
         }

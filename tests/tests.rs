@@ -12,3 +12,7 @@ mod e2e;
 mod cli;
 // The incident catalogue: expectations per sample, and every rule proven by a sample.
 mod rules;
+// Reports people act on: JSON lines, Wireshark filters, session inventory, timeline, CI gate.
+mod reports;
+// The HTML report in headless Chromium (skipped when Chromium is not installed).
+mod html;

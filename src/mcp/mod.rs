@@ -11,6 +11,7 @@
 //! end, an id anomaly, a fallback sequence), never per packet: rules cost microseconds each.
 
 pub mod cursor;
+pub mod record;
 pub mod session;
 pub mod stream;
 
@@ -26,6 +27,7 @@ use crate::reassembly::{ConnId, EndReason};
 use crate::time::{Duration, Timestamp};
 
 use cursor::Step;
+use record::{Recorder, RecorderConfig, SessionRecord};
 use session::{BodyType, LastPost, Session, SessionIdent, SessionKey};
 use stream::StreamTrack;
 
@@ -358,6 +360,8 @@ pub struct McpTracker {
     stream_uid: u64,
     stats: McpStats,
     last_expiry: Timestamp,
+    /// Per-session counters and timelines for the reports; `None` unless a report asks (record.rs).
+    recorder: Option<Recorder>,
 }
 
 impl McpTracker {
@@ -374,7 +378,20 @@ impl McpTracker {
             stream_uid: 0,
             stats: McpStats::default(),
             last_expiry: Timestamp::ZERO,
+            recorder: None,
         }
+    }
+
+    /// Keeps per-session counters (and timelines) for the reports from now on.
+    pub fn enable_recorder(&mut self, config: RecorderConfig) {
+        self.recorder = Some(Recorder::new(config));
+    }
+
+    /// The recorded sessions (after `finish`) and how many sessions were not recorded at the cap.
+    pub fn take_records(&mut self) -> Option<(Vec<SessionRecord>, u64)> {
+        let r = self.recorder.take()?;
+        let dropped = r.dropped_sessions;
+        Some((r.into_records(), dropped))
     }
 
     pub fn stats(&self) -> &McpStats {
@@ -737,6 +754,7 @@ impl McpTracker {
         let method_name = req.first_method();
         let requested = req.requested_version();
         let req_frame = req.frame;
+        let (req_ts, req_method) = (req.ts, req.method.clone());
         let info = req.key_info();
         if !req.checked {
             self.request_end(conn, tx, ts, out);
@@ -765,6 +783,9 @@ impl McpTracker {
         s.last_seen = s.last_seen.max(ts);
         if resp_sid.is_some() && s.era == Era::Unknown {
             s.observe_era(Era::Streamable2025);
+        }
+        if let Some(rec) = self.recorder.as_mut() {
+            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, &method_name), (ts, frame, head.status, media.as_deref()));
         }
         let ctx_for = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
         if modern && resp_sid.is_some() {
@@ -954,6 +975,9 @@ impl McpTracker {
                         since_ms: ts.since(f.ts).0 / 1_000_000,
                     }),
                 });
+                if let (Some(rec), Some(s)) = (self.recorder.as_mut(), self.sessions.get(&key)) {
+                    rec.fallback(s);
+                }
             }
             if let Some((status, media, pframe)) = answered {
                 let mut ctx = ctx;
@@ -969,6 +993,9 @@ impl McpTracker {
         let Some(key) = resp.session.clone() else { return };
         let Some(s) = self.sessions.get_mut(&key) else { return };
         s.last_seen = s.last_seen.max(ts);
+        if let Some(rec) = self.recorder.as_mut() {
+            rec.sse_event(s, ts, frame, event.event.as_deref().unwrap_or(""), event.id.as_deref().unwrap_or(""), || record::describe_payload(&event.data));
+        }
         let ctx = |s: &Session, frames: Vec<u64>| context(s, client, get_path.clone(), ts, frames);
         if let Some(id) = event.id.as_deref().filter(|id| !id.is_empty()) {
             st.ids += 1;
@@ -1077,6 +1104,9 @@ impl McpTracker {
                 s.streams_broken += 1;
             }
             let (reason, closed_by) = end_reason(end, view.first_end);
+            if let Some(rec) = self.recorder.as_mut() {
+                rec.stream_end(s, ts, resp.frame, reason, (st.events, st.ids), st.cursor.as_str());
+            }
             out(Fact {
                 ctx: ctx(s, vec![resp.frame]),
                 kind: FactKind::StreamEnd(facts::StreamEnd {
@@ -1231,6 +1261,9 @@ impl McpTracker {
         stale.sort();
         for k in stale {
             if let Some(s) = self.sessions.remove(&k) {
+                if let Some(rec) = self.recorder.as_mut() {
+                    rec.release(&s);
+                }
                 self.stats.sessions_expired += 1;
                 *self.stats.sessions_by_era.entry(s.era).or_default() += 1;
             }
@@ -1310,6 +1343,9 @@ impl McpTracker {
         let oldest = self.sessions.iter().min_by(|a, b| a.1.last_seen.cmp(&b.1.last_seen).then(a.0.cmp(b.0))).map(|(k, _)| k.clone());
         if let Some(k) = oldest {
             if let Some(s) = self.sessions.remove(&k) {
+                if let Some(rec) = self.recorder.as_mut() {
+                    rec.release(&s);
+                }
                 self.stats.session_cap_hits += 1;
                 *self.stats.sessions_by_era.entry(s.era).or_default() += 1;
             }
@@ -1354,6 +1390,9 @@ impl McpTracker {
         keys.sort();
         for k in keys {
             if let Some(s) = self.sessions.remove(&k) {
+                if let Some(rec) = self.recorder.as_mut() {
+                    rec.release(&s);
+                }
                 *self.stats.sessions_by_era.entry(s.era).or_default() += 1;
             }
         }

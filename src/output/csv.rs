@@ -25,16 +25,29 @@ pub struct CsvSink<W: Write> {
     writer: csv::Writer<W>,
     mode: Mode,
     header_written: bool,
+    /// `--wireshark-filter`: a last column with a display filter for the frames.
+    wireshark_filter: bool,
 }
 
 impl<W: Write> CsvSink<W> {
     pub fn new(out: W, mode: Mode) -> Self {
-        CsvSink { writer: csv::WriterBuilder::new().has_headers(false).from_writer(out), mode, header_written: false }
+        CsvSink { writer: csv::WriterBuilder::new().has_headers(false).from_writer(out), mode, header_written: false, wireshark_filter: false }
+    }
+
+    /// Adds the `wireshark_filter` column after the INCIDENTS.md columns (so the contract's columns keep
+    /// their positions).
+    pub fn with_wireshark_filter(mut self, on: bool) -> Self {
+        self.wireshark_filter = on;
+        self
     }
 
     fn header(&mut self) -> std::io::Result<()> {
         if !self.header_written {
-            self.writer.write_record(COLUMNS)?;
+            let mut cols: Vec<&str> = COLUMNS.to_vec();
+            if self.wireshark_filter {
+                cols.push("wireshark_filter");
+            }
+            self.writer.write_record(cols)?;
             self.header_written = true;
         }
         Ok(())
@@ -42,9 +55,10 @@ impl<W: Write> CsvSink<W> {
 
     fn row(&mut self, i: &Incident) -> std::io::Result<()> {
         let frames: Vec<String> = i.frames.iter().map(u64::to_string).collect();
-        self.writer.write_record([
-            i.first_seen.rfc3339().as_str(),
-            i.last_seen.rfc3339().as_str(),
+        let (first, last, count, frames) = (i.first_seen.rfc3339(), i.last_seen.rfc3339(), i.count.to_string(), frames.join(";"));
+        let mut fields: Vec<&str> = vec![
+            first.as_str(),
+            last.as_str(),
             i.rule_id.as_str(),
             i.severity.as_str(),
             i.session_id.as_str(),
@@ -53,11 +67,16 @@ impl<W: Write> CsvSink<W> {
             i.host.as_str(),
             i.endpoint.as_str(),
             i.era.as_str(),
-            i.count.to_string().as_str(),
-            frames.join(";").as_str(),
+            count.as_str(),
+            frames.as_str(),
             i.evidence.as_str(),
             i.action.as_str(),
-        ])?;
+        ];
+        let filter = if self.wireshark_filter { super::wireshark_filter(&i.frames) } else { String::new() };
+        if self.wireshark_filter {
+            fields.push(filter.as_str());
+        }
+        self.writer.write_record(fields)?;
         Ok(())
     }
 
@@ -137,6 +156,17 @@ mod tests {
         sink.finish(&[&i]).unwrap();
         let text = String::from_utf8(sink.into_inner().unwrap()).unwrap();
         assert_eq!(text.lines().count(), 2);
+    }
+
+    #[test]
+    fn csv_wireshark_filter_is_the_last_column() {
+        let mut sink = CsvSink::new(Vec::new(), Mode::AtEnd).with_wireshark_filter(true);
+        let i = incident();
+        sink.finish(&[&i]).unwrap();
+        let text = String::from_utf8(sink.into_inner().unwrap()).unwrap();
+        let mut lines = text.lines();
+        assert!(lines.next().unwrap().ends_with(",action,wireshark_filter"));
+        assert!(lines.next().unwrap().ends_with(",renegotiate: x,frame.number in {3 9}"));
     }
 
     #[test]

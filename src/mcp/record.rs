@@ -1,0 +1,317 @@
+//! The session recorder: what the reports (`--sessions`, `--timeline`, `--html`) need from the classifier,
+//! kept only when one of them asks. It owns per-session counters (the inventory) and, optionally, a
+//! per-session list of requests, responses, SSE events and stream ends (the timeline). It records; it
+//! never decides anything, and it never feeds back into facts or incidents, so enabling it cannot change
+//! the incident report.
+//!
+//! Bounds: at most `max_records` sessions are recorded (later ones are counted in `dropped_sessions`), and
+//! at most `max_entries` timeline entries per session (later ones are counted in the record's
+//! `timeline_dropped`). A session that expires and reappears under the same key is one record.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+
+use crate::facts::Era;
+use crate::jsonrpc::Message;
+use crate::time::Timestamp;
+
+use super::session::Session;
+
+/// Timeline entries kept per session by default (a long SSE stream can carry thousands of events).
+pub const DEFAULT_TIMELINE_ENTRIES: usize = 5000;
+
+/// Which sessions get a timeline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TimelineScope {
+    /// None: counters only.
+    Off,
+    /// Sessions whose `session_id` column equals this id.
+    Session(String),
+    /// Every session (the HTML report).
+    All,
+}
+
+/// What the recorder is asked to keep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecorderConfig {
+    pub max_records: usize,
+    pub max_entries: usize,
+    pub timeline: TimelineScope,
+}
+
+/// One thing that happened in a session, at a frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimelineEntry {
+    pub ts: Timestamp,
+    pub frame: u64,
+    pub what: EntryKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryKind {
+    /// An HTTP request keyed to the session: method, path, first JSON-RPC method of the body.
+    Request { http_method: String, path: String, rpc_method: String },
+    /// The response head: status and media type, and the request's methods.
+    Response { http_method: String, rpc_method: String, status: u16, content_type: String },
+    /// One SSE event: its `event:` and `id:` fields and a short JSON-RPC description of its data.
+    SseEvent { event: String, id: String, rpc: String },
+    /// An SSE stream ended: how, with its cursor state.
+    StreamEnd { reason: String, events: u64, ids: u64, cursor: String },
+}
+
+/// The inventory row of one session, and its timeline when recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionRecord {
+    /// The `session_id` column value (id or `-`).
+    pub session_id: String,
+    /// The incidents' aggregation key (`Incident::session_key`) of this session.
+    pub unique: String,
+    pub client: Option<SocketAddr>,
+    pub server: SocketAddr,
+    pub host: String,
+    pub endpoint: String,
+    pub era: Era,
+    pub version: Option<String>,
+    pub first_seen: Timestamp,
+    pub last_seen: Timestamp,
+    pub requests: u64,
+    pub resp_json: u64,
+    pub resp_sse: u64,
+    pub resp_other: u64,
+    /// SSE streams that ended, by id cursor state (`none`, `ordered`, ...).
+    pub streams: BTreeMap<String, u64>,
+    pub fallbacks: u64,
+    /// `Some` when this session's timeline is recorded.
+    pub timeline: Option<Vec<TimelineEntry>>,
+    pub timeline_dropped: u64,
+}
+
+/// The recorder the `McpTracker` feeds when a report asks for it.
+#[derive(Debug)]
+pub struct Recorder {
+    config: RecorderConfig,
+    // ALLOC: one record per session seen, bounded by RecorderConfig::max_records
+    records: BTreeMap<String, SessionRecord>,
+    pub dropped_sessions: u64,
+}
+
+impl Recorder {
+    pub fn new(config: RecorderConfig) -> Recorder {
+        Recorder { config, records: BTreeMap::new(), dropped_sessions: 0 }
+    }
+
+    /// The record of a session, created (and its static fields refreshed) on the way.
+    fn record(&mut self, s: &Session) -> Option<&mut SessionRecord> {
+        if !self.records.contains_key(&s.unique) {
+            if self.records.len() >= self.config.max_records {
+                self.dropped_sessions += 1;
+                return None;
+            }
+            let timeline = match &self.config.timeline {
+                TimelineScope::Off => None,
+                TimelineScope::All => Some(Vec::new()),
+                TimelineScope::Session(id) => (id == s.key.display_id()).then(Vec::new),
+            };
+            let r = SessionRecord {
+                session_id: s.key.display_id().to_string(),
+                unique: s.unique.clone(),
+                client: None,
+                server: s.key.server,
+                host: String::new(),
+                endpoint: String::new(),
+                era: Era::Unknown,
+                version: None,
+                first_seen: s.first_seen,
+                last_seen: s.last_seen,
+                requests: 0,
+                resp_json: 0,
+                resp_sse: 0,
+                resp_other: 0,
+                streams: BTreeMap::new(),
+                fallbacks: 0,
+                timeline,
+                timeline_dropped: 0,
+            };
+            self.records.insert(s.unique.clone(), r);
+        }
+        let r = self.records.get_mut(&s.unique)?;
+        r.first_seen = r.first_seen.min(s.first_seen);
+        r.last_seen = r.last_seen.max(s.last_seen);
+        if r.host.is_empty() {
+            r.host.clone_from(&s.host);
+        }
+        if r.endpoint.is_empty() {
+            r.endpoint.clone_from(&s.endpoint);
+        }
+        if r.era == Era::Unknown {
+            r.era = s.era;
+        }
+        if s.version.is_some() {
+            r.version.clone_from(&s.version);
+        }
+        Some(r)
+    }
+
+    fn push(&mut self, s: &Session, ts: Timestamp, frame: u64, what: EntryKind) {
+        let cap = self.config.max_entries;
+        let Some(r) = self.record(s) else { return };
+        r.last_seen = r.last_seen.max(ts);
+        if let Some(t) = r.timeline.as_mut() {
+            if t.len() < cap {
+                // ALLOC: one timeline entry, bounded by RecorderConfig::max_entries per session
+                t.push(TimelineEntry { ts, frame, what });
+            } else {
+                r.timeline_dropped += 1;
+            }
+        }
+    }
+
+    /// A request/response pair keyed to the session, seen at the response head.
+    #[allow(clippy::too_many_arguments)]
+    pub fn exchange(
+        &mut self,
+        s: &Session,
+        client: SocketAddr,
+        req: (Timestamp, u64, &str, &str, &str),
+        resp: (Timestamp, u64, u16, Option<&str>),
+    ) {
+        let (req_ts, req_frame, http_method, path, rpc_method) = req;
+        let (ts, frame, status, media) = resp;
+        if let Some(r) = self.record(s) {
+            r.client.get_or_insert(client);
+            r.requests += 1;
+            match media {
+                Some("application/json") => r.resp_json += 1,
+                Some("text/event-stream") => r.resp_sse += 1,
+                _ => r.resp_other += 1,
+            }
+        }
+        self.push(s, req_ts, req_frame, EntryKind::Request { http_method: http_method.into(), path: path.into(), rpc_method: rpc_method.into() });
+        self.push(
+            s,
+            ts,
+            frame,
+            EntryKind::Response {
+                http_method: http_method.into(),
+                rpc_method: rpc_method.into(),
+                status,
+                content_type: media.unwrap_or("").into(),
+            },
+        );
+    }
+
+    /// One SSE event; `rpc` describes its payload and is only computed when a timeline is kept.
+    pub fn sse_event(&mut self, s: &Session, ts: Timestamp, frame: u64, event: &str, id: &str, rpc: impl FnOnce() -> String) {
+        let wanted = self.record(s).is_some_and(|r| r.timeline.is_some());
+        if !wanted {
+            return;
+        }
+        self.push(s, ts, frame, EntryKind::SseEvent { event: event.into(), id: id.into(), rpc: rpc() });
+    }
+
+    /// An SSE stream ended; `counts` is (events, ids).
+    pub fn stream_end(&mut self, s: &Session, ts: Timestamp, frame: u64, reason: &str, counts: (u64, u64), cursor: &str) {
+        let (events, ids) = counts;
+        if let Some(r) = self.record(s) {
+            *r.streams.entry(cursor.to_string()).or_default() += 1;
+        }
+        self.push(s, ts, frame, EntryKind::StreamEnd { reason: reason.into(), events, ids, cursor: cursor.into() });
+    }
+
+    pub fn fallback(&mut self, s: &Session) {
+        if let Some(r) = self.record(s) {
+            r.fallbacks += 1;
+        }
+    }
+
+    /// Refreshes a session's static fields (era, version) before it is released.
+    pub fn release(&mut self, s: &Session) {
+        if self.records.contains_key(&s.unique) {
+            self.record(s);
+        }
+    }
+
+    /// Every record, ordered by first seen, then session id, then key (deterministic).
+    pub fn into_records(self) -> Vec<SessionRecord> {
+        let mut v: Vec<SessionRecord> = self.records.into_values().collect();
+        v.sort_by(|a, b| (a.first_seen, &a.session_id, &a.unique).cmp(&(b.first_seen, &b.session_id, &b.unique)));
+        v
+    }
+}
+
+/// A short description of an SSE `data` payload for the timeline: each JSON-RPC message as its method, or
+/// `result N` / `error N` for a reply to id N; empty for a payload that is not JSON-RPC.
+pub fn describe_payload(data: &str) -> String {
+    let Ok(p) = crate::jsonrpc::parse(data.as_bytes()) else { return String::new() };
+    let parts: Vec<String> = p
+        .messages
+        .iter()
+        .map(|m| match m {
+            Message::Request { id, method, .. } => format!("{method} #{}", id.display()),
+            Message::Notification { method, .. } => method.clone(),
+            Message::Response { id, .. } => format!("result #{}", id.display()),
+            Message::Error { id, code, .. } => format!("error {code} #{}", id.display()),
+        })
+        .collect();
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+    use crate::mcp::session::{SessionIdent, SessionKey};
+
+    fn session(id: &str, t: i64) -> Session {
+        let server: SocketAddr = "127.0.0.1:8000".parse().unwrap();
+        Session::new(SessionKey { server, ident: SessionIdent::McpSessionId(id.into()) }, Timestamp::from_secs_micros(t, 0))
+    }
+
+    fn cfg(timeline: TimelineScope) -> RecorderConfig {
+        RecorderConfig { max_records: 2, max_entries: 3, timeline }
+    }
+
+    #[test]
+    fn recorder_counts_by_content_type_and_orders_by_first_seen() {
+        let mut r = Recorder::new(cfg(TimelineScope::Off));
+        let (a, b) = (session("b", 20), session("a", 10));
+        let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
+        let t = Timestamp::from_secs_micros(20, 0);
+        r.exchange(&a, c, (t, 1, "POST", "/mcp", "tools/list"), (t, 2, 200, Some("application/json")));
+        r.exchange(&a, c, (t, 3, "POST", "/mcp", "tools/call"), (t, 4, 200, Some("text/event-stream")));
+        r.exchange(&b, c, (t, 5, "GET", "/mcp", ""), (t, 6, 405, None));
+        r.stream_end(&a, t, 4, "complete", (1, 0), "none");
+        let v = r.into_records();
+        assert_eq!(v.iter().map(|x| x.session_id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!((v[1].requests, v[1].resp_json, v[1].resp_sse, v[1].resp_other), (2, 1, 1, 0));
+        assert_eq!(v[1].streams.get("none"), Some(&1));
+        assert_eq!(v[0].resp_other, 1);
+        assert!(v[0].timeline.is_none());
+    }
+
+    #[test]
+    fn recorder_bounds_sessions_and_entries() {
+        let mut r = Recorder::new(cfg(TimelineScope::Session("a".into())));
+        let t = Timestamp::from_secs_micros(1, 0);
+        let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
+        let a = session("a", 1);
+        for f in 0..4 {
+            r.exchange(&a, c, (t, f * 2, "POST", "/mcp", "ping"), (t, f * 2 + 1, 200, Some("application/json")));
+        }
+        r.fallback(&session("x", 1));
+        r.fallback(&session("y", 1));
+        assert_eq!(r.dropped_sessions, 1);
+        let v = r.into_records();
+        let a = v.iter().find(|x| x.session_id == "a").unwrap();
+        assert_eq!(a.timeline.as_ref().unwrap().len(), 3);
+        assert_eq!(a.timeline_dropped, 5);
+        assert!(v.iter().find(|x| x.session_id == "x").unwrap().timeline.is_none());
+    }
+
+    #[test]
+    fn describe_payload_names_methods_and_reply_ids() {
+        assert_eq!(describe_payload(r#"{"jsonrpc":"2.0","id":3,"result":{}}"#), "result #3");
+        assert_eq!(describe_payload(r#"{"jsonrpc":"2.0","method":"notifications/progress"}"#), "notifications/progress");
+        assert_eq!(describe_payload("not json"), "");
+    }
+}

@@ -1,0 +1,146 @@
+//! The incident report as JSON lines (`--format jsonl`), for log shippers and SIEMs in the style of
+//! Suricata's EVE log: one JSON object per incident and line, keys in the CSV column order
+//! (`csv::COLUMNS`, then `wireshark_filter` when asked), `count` a number and `frames` an array of
+//! numbers. Lines are written whole and flushed, so a shipper tailing the file never reads half an object.
+//!
+//! Key order is fixed by writing each key ourselves (serde_json's map would sort them); values go through
+//! serde_json for correct string escaping (RFC 8259 §7).
+
+use std::io::Write;
+
+use super::csv::{Mode, COLUMNS};
+use super::IncidentSink;
+use crate::detect::Incident;
+
+pub struct JsonlSink<W: Write> {
+    out: W,
+    mode: Mode,
+    wireshark_filter: bool,
+}
+
+impl<W: Write> JsonlSink<W> {
+    pub fn new(out: W, mode: Mode) -> Self {
+        JsonlSink { out, mode, wireshark_filter: false }
+    }
+
+    /// Adds a `wireshark_filter` key after the CSV columns' keys.
+    pub fn with_wireshark_filter(mut self, on: bool) -> Self {
+        self.wireshark_filter = on;
+        self
+    }
+
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// One incident as one line of JSON, ending in `\n`.
+    pub fn line(&self, i: &Incident) -> String {
+        let s = |v: &str| serde_json::Value::from(v).to_string();
+        let frames: Vec<String> = i.frames.iter().map(u64::to_string).collect();
+        let values: [String; 14] = [
+            s(&i.first_seen.rfc3339()),
+            s(&i.last_seen.rfc3339()),
+            s(&i.rule_id),
+            s(i.severity.as_str()),
+            s(&i.session_id),
+            s(&i.client),
+            s(&i.server),
+            s(&i.host),
+            s(&i.endpoint),
+            s(&i.era),
+            i.count.to_string(),
+            format!("[{}]", frames.join(",")),
+            s(&i.evidence),
+            s(&i.action),
+        ];
+        let mut pairs: Vec<String> = COLUMNS.iter().zip(values.iter()).map(|(k, v)| format!("\"{k}\":{v}")).collect();
+        if self.wireshark_filter {
+            pairs.push(format!("\"wireshark_filter\":{}", s(&super::wireshark_filter(&i.frames))));
+        }
+        format!("{{{}}}\n", pairs.join(","))
+    }
+}
+
+impl<W: Write> IncidentSink for JsonlSink<W> {
+    fn raised(&mut self, incident: &Incident) -> std::io::Result<()> {
+        if self.mode == Mode::AsRaised {
+            let l = self.line(incident);
+            self.out.write_all(l.as_bytes())?;
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, incidents: &[&Incident]) -> std::io::Result<()> {
+        if self.mode == Mode::AtEnd {
+            for i in incidents {
+                let l = self.line(i);
+                self.out.write_all(l.as_bytes())?;
+            }
+        }
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+    use crate::detect::Severity;
+    use crate::time::Timestamp;
+
+    fn incident() -> Incident {
+        Incident {
+            first_seen: Timestamp::from_secs_micros(1_700_000_000, 5),
+            last_seen: Timestamp::from_secs_micros(1_700_000_001, 0),
+            rule_id: "MCP-SSE-DOWNGRADE".into(),
+            rev: 1,
+            severity: Severity::High,
+            session_id: "abc".into(),
+            client: "[::1]:5000".into(),
+            server: "[::1]:8000".into(),
+            host: "localhost:8000".into(),
+            endpoint: "/mcp".into(),
+            era: "streamable-2025 (2025-06-18)".into(),
+            count: 2,
+            frames: vec![3, 9],
+            evidence: "a \"quoted\"\nsentence".into(),
+            action: "renegotiate: x".into(),
+            session_key: "k".into(),
+        }
+    }
+
+    #[test]
+    fn jsonl_keys_in_csv_order_with_typed_values() {
+        let sink = JsonlSink::new(Vec::new(), Mode::AtEnd).with_wireshark_filter(true);
+        let line = sink.line(&incident());
+        assert!(line.ends_with("}\n") && line.lines().count() == 1, "{line}");
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["count"], serde_json::json!(2));
+        assert_eq!(v["frames"], serde_json::json!([3, 9]));
+        assert_eq!(v["evidence"], "a \"quoted\"\nsentence");
+        assert_eq!(v["wireshark_filter"], "frame.number in {3 9}");
+        // Key order: positions in the text follow COLUMNS.
+        let mut last = 0;
+        for k in COLUMNS.iter().chain(["wireshark_filter"].iter()) {
+            let at = line.find(&format!("\"{k}\":")).unwrap();
+            assert!(at >= last, "{k} out of order in {line}");
+            last = at;
+        }
+    }
+
+    #[test]
+    fn jsonl_modes_write_once() {
+        let i = incident();
+        let mut at_end = JsonlSink::new(Vec::new(), Mode::AtEnd);
+        at_end.raised(&i).unwrap();
+        assert!(at_end.out.is_empty());
+        at_end.finish(&[&i]).unwrap();
+        assert_eq!(String::from_utf8(at_end.into_inner()).unwrap().lines().count(), 1);
+        let mut raised = JsonlSink::new(Vec::new(), Mode::AsRaised);
+        raised.raised(&i).unwrap();
+        assert_eq!(raised.out.len(), raised.line(&i).len());
+        raised.finish(&[&i]).unwrap();
+        assert_eq!(String::from_utf8(raised.into_inner()).unwrap().lines().count(), 1);
+    }
+}

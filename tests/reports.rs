@@ -1,0 +1,198 @@
+//! The reports people act on, end to end over the samples: JSON lines, the Wireshark filter column, the
+//! session inventory, one session's timeline, the CI gate and the progress bar's silence off a terminal.
+
+use crate::common::*;
+
+/// The CSV report of a sample, parsed (header included).
+fn csv_of(sample: &str, extra: &[&str]) -> Vec<Vec<String>> {
+    let mut args = vec!["-r", sample, "-q"];
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    csv_rows(&stdout(&o))
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcptap-reports-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn jsonl_has_the_csv_fields_in_order_for_every_sample() {
+    for sample in samples() {
+        let s = sample.to_str().unwrap();
+        let csv = csv_of(s, &[]);
+        let o = run(&["-r", s, "-q", "--format", "jsonl"]);
+        assert!(o.status.success(), "{s}: {}", stderr(&o));
+        let text = stdout(&o);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), csv.len() - 1, "{s}: one JSON object per CSV row\n{text}");
+        let header = &csv[0];
+        for (line, row) in lines.iter().zip(csv.iter().skip(1)) {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{s}: {e}: {line}"));
+            let obj = v.as_object().unwrap();
+            // Key order in the text is the CSV column order.
+            let mut at = 0;
+            for k in header {
+                let pos = line.find(&format!("\"{k}\":")).unwrap_or_else(|| panic!("{s}: key {k} missing in {line}"));
+                assert!(pos >= at, "{s}: key {k} out of order in {line}");
+                at = pos;
+            }
+            assert_eq!(obj.len(), header.len(), "{s}: {line}");
+            for (k, cell) in header.iter().zip(row) {
+                let val = &obj[k.as_str()];
+                match k.as_str() {
+                    "count" => assert_eq!(val.as_u64().unwrap().to_string(), *cell, "{s}"),
+                    "frames" => {
+                        let frames: Vec<String> = val.as_array().unwrap().iter().map(|f| f.as_u64().unwrap().to_string()).collect();
+                        assert_eq!(frames.join(";"), *cell, "{s}");
+                    }
+                    _ => assert_eq!(val.as_str().unwrap(), cell, "{s}: {k}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn wireshark_filter_column_matches_frames_in_csv_and_jsonl() {
+    let csv = csv_of("samples/downgrade.pcap", &["--wireshark-filter"]);
+    assert_eq!(csv[0].last().unwrap(), "wireshark_filter");
+    assert_eq!(csv[0].len(), 15);
+    let frames_col = csv[0].iter().position(|c| c == "frames").unwrap();
+    assert!(csv.len() > 1);
+    for row in &csv[1..] {
+        let want = format!("frame.number in {{{}}}", row[frames_col].replace(';', " "));
+        assert_eq!(row.last().unwrap(), &want);
+    }
+    let o = run(&["-r", "samples/downgrade.pcap", "-q", "--format", "jsonl", "--wireshark-filter"]);
+    let text = stdout(&o);
+    let v: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let frames: Vec<String> = v["frames"].as_array().unwrap().iter().map(|f| f.to_string()).collect();
+    assert_eq!(v["wireshark_filter"], format!("frame.number in {{{}}}", frames.join(" ")));
+    assert!(text.lines().next().unwrap().trim_end().ends_with(&format!("\"wireshark_filter\":\"{}\"}}", v["wireshark_filter"].as_str().unwrap())));
+}
+
+#[test]
+fn sessions_inventory_lists_each_session_with_counters_and_incidents() {
+    let path = tmp("downgrade-sessions.csv");
+    let csv = csv_of("samples/downgrade.pcap", &["--sessions", path.to_str().unwrap()]);
+    let inv = csv_rows(&std::fs::read_to_string(&path).unwrap());
+    let h = &inv[0];
+    let col = |name: &str| h.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"));
+    assert_eq!(h[0], "session_id");
+    // The downgraded session from the incident report is in the inventory, with its incident.
+    let sid = &csv[1][csv[0].iter().position(|c| c == "session_id").unwrap()];
+    let row = inv.iter().find(|r| &r[0] == sid).unwrap_or_else(|| panic!("session {sid} not in inventory: {inv:?}"));
+    assert_eq!(row[col("incidents")], "MCP-SSE-DOWNGRADE:1");
+    assert!(row[col("era")].starts_with("streamable-2025"), "{row:?}");
+    assert_eq!(row[col("version")], "2025-11-25");
+    let json: u64 = row[col("responses_json")].parse().unwrap();
+    let sse: u64 = row[col("responses_sse")].parse().unwrap();
+    let other: u64 = row[col("responses_other")].parse().unwrap();
+    assert!(json >= 1 && sse >= 1, "{row:?}");
+    assert_eq!(row[col("requests")].parse::<u64>().unwrap(), json + sse + other);
+    // The downgrade's streams carried no ids: the cursor column says so.
+    assert!(row[col("sse_streams")].contains("none:"), "{row:?}");
+    assert!(row[col("first_seen")] <= row[col("last_seen")]);
+
+    // Deterministic, ordered by first_seen; a clean capture lists sessions with no incidents.
+    let path2 = tmp("clean-sessions.csv");
+    csv_of("samples/sse-ids-clean.pcap", &["--sessions", path2.to_str().unwrap()]);
+    let a = std::fs::read_to_string(&path2).unwrap();
+    csv_of("samples/sse-ids-clean.pcap", &["--sessions", path2.to_str().unwrap()]);
+    assert_eq!(a, std::fs::read_to_string(&path2).unwrap());
+    let rows = csv_rows(&a);
+    assert!(rows.len() >= 2, "{a}");
+    let fs = col("first_seen");
+    assert!(rows[1..].windows(2).all(|w| w[0][fs] <= w[1][fs]), "{a}");
+    assert!(rows[1..].iter().all(|r| r[col("incidents")].is_empty()), "{a}");
+    assert!(rows[1..].iter().any(|r| r[col("sse_streams")].contains("ordered:")), "{a}");
+}
+
+#[test]
+fn sessions_inventory_counts_fallbacks() {
+    let path = tmp("fallback-sessions.csv");
+    csv_of("samples/inc-legacy-fallback.pcap", &["--sessions", path.to_str().unwrap()]);
+    let inv = csv_rows(&std::fs::read_to_string(&path).unwrap());
+    let col = inv[0].iter().position(|c| c == "fallbacks").unwrap();
+    let total: u64 = inv[1..].iter().map(|r| r[col].parse::<u64>().unwrap()).sum();
+    assert!(total >= 1, "{inv:?}");
+}
+
+#[test]
+fn timeline_shows_the_downgrade_moment() {
+    let csv = csv_of("samples/downgrade.pcap", &[]);
+    let sid = csv[1][csv[0].iter().position(|c| c == "session_id").unwrap()].clone();
+    let frames = csv[1][csv[0].iter().position(|c| c == "frames").unwrap()].clone();
+    let o = run(&["-r", "samples/downgrade.pcap", "-q", "--timeline", &sid]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(!text.contains("first_seen,last_seen"), "the timeline replaces the CSV on stdout:\n{text}");
+    assert!(text.starts_with(&format!("session {sid} ")), "{text}");
+    let shift = text.lines().find(|l| l.contains("=> shift application/json -> text/event-stream")).unwrap_or_else(|| panic!("{text}"));
+    assert!(shift.contains("!!") && shift.contains("<- 200 text/event-stream"), "{shift}");
+    let inc = text.lines().position(|l| l.contains("INCIDENT MCP-SSE-DOWNGRADE (high)")).unwrap_or_else(|| panic!("{text}"));
+    assert!(text.lines().nth(inc).unwrap().contains(&format!("frames {frames}")), "{text}");
+    // The incident comes after the shift line, and the lines are in frame order around it.
+    let shift_at = text.lines().position(|l| l.contains("=> shift")).unwrap();
+    assert!(inc > shift_at, "{text}");
+    assert!(text.contains("-> POST /mcp  initialize"), "{text}");
+    assert!(text.contains("sse id=-"), "{text}");
+    // With -o the CSV still goes to the file.
+    let path = tmp("timeline.csv");
+    let o = run(&["-r", "samples/downgrade.pcap", "-q", "--timeline", &sid, "-o", path.to_str().unwrap()]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), text);
+    assert_eq!(csv_rows(&std::fs::read_to_string(&path).unwrap()), csv);
+}
+
+#[test]
+fn timeline_of_unknown_session_is_exit_2() {
+    let o = run(&["-r", "samples/downgrade.pcap", "-q", "--timeline", "no-such-session"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--timeline no-such-session: no MCP session"), "{}", stderr(&o));
+}
+
+#[test]
+fn fail_on_gates_by_severity_after_writing_the_report() {
+    // downgrade.pcap has a high incident.
+    let o = run(&["-r", "samples/downgrade.pcap", "-q", "--fail-on", "high"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("MCP-SSE-DOWNGRADE"), "report written before the gate");
+    assert!(stderr(&o).contains("--fail-on high"), "{}", stderr(&o));
+    let o = run(&["-r", "samples/downgrade.pcap", "-q", "--fail-on", "critical"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A clean capture passes any gate.
+    let o = run(&["-r", "samples/json-clean.pcap", "-q", "--fail-on", "info"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Bad severity: usage error.
+    let o = run(&["-r", "samples/json-clean.pcap", "--fail-on", "severe"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    let o = run(&["-r", "samples/downgrade.pcap"]);
+    assert!(o.status.success());
+    let e = stderr(&o);
+    assert!(e.starts_with("mcptap summary"), "only the summary on a non-terminal stderr:\n{e}");
+    let o = run(&["-r", "samples/downgrade.pcap", "-q"]);
+    assert!(stderr(&o).is_empty());
+}
+
+#[test]
+fn html_report_is_self_contained_and_lists_incidents() {
+    let path = tmp("downgrade.html");
+    let o = run(&["-r", "samples/downgrade.pcap", "-q", "--html", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&path).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.contains("<tr class=\"incident\" data-rule=\"MCP-SSE-DOWNGRADE\">"), "incident row");
+    assert!(page.contains("class=\"shift\""), "shift marked in the chart");
+    assert!(page.contains("class=\"incident-mark\""), "incident marked in the chart");
+    for needle in ["src=\"http", "href=\"http", "@import", "url("] {
+        assert!(!page.contains(needle), "no network fetch: found {needle}");
+    }
+}
