@@ -20,6 +20,7 @@ pub mod mcp;
 pub mod output;
 pub mod reassembly;
 pub mod time;
+pub mod tls;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -59,10 +60,18 @@ pub fn run(config: Config) -> Result<(), RunError> {
     let mut sink = CsvSink::new(out, Mode::AtEnd);
     let mut reader = CaptureReader::open(&config.inputs)?;
     let mut analyzer = Analyzer::new(config.limits.clone(), config.rules);
+    analyzer.set_keylog(config.keylog);
     let mut fatal = None;
     loop {
         match reader.next_packet() {
-            Ok(Some(pkt)) => analyzer.on_packet(&pkt, &mut sink).map_err(out_err)?,
+            Ok(Some(pkt)) => {
+                analyzer.on_packet(&pkt, &mut sink).map_err(out_err)?;
+                // pcapng Decryption Secrets Blocks read while reaching this packet.
+                let secrets = reader.take_secrets();
+                if !secrets.is_empty() {
+                    analyzer.add_secrets(&secrets);
+                }
+            }
             Ok(None) => break,
             Err(e) => {
                 fatal = Some(e);
