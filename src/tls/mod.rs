@@ -599,7 +599,11 @@ impl TlsLayer {
             endpoint: String::new(),
             era: Era::Unknown,
             version: String::new(),
-            frames: a.frames.clone(),
+            frames: {
+                let mut f = a.frames.clone();
+                f.sort_unstable();
+                f
+            },
             crosses_gap: false,
         };
         for ((server, why), a) in &self.dark {
