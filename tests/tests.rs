@@ -12,3 +12,5 @@ mod e2e;
 mod cli;
 // The incident catalogue: expectations per sample, and every rule proven by a sample.
 mod rules;
+// TLS samples: decryption gives what the plaintext twin gives, tshark agrees, missing keys are reported.
+mod tls;

@@ -50,7 +50,7 @@ CONF
 
 wait_port() {
     local port=$1 i
-    for i in $(seq 1 150); do
+    for i in $(seq 1 300); do
         if (exec 3<>"/dev/tcp/$HOST/$port") 2>/dev/null; then return 0; fi
         sleep 0.1
     done
@@ -109,14 +109,14 @@ CHACHA=TLS_CHACHA20_POLY1305_SHA256
 run_scenario() {
     case "$1" in
     # name                              port  1.3 suite max  1.2 cipher                      server opts          client
-    tls13-aes128)  capture tls-13-aes128-downgrade 18201 $A128   1.3 ""                              --json-first 3 -- $(py_client 18201) ;;
-    tls13-aes256)  capture tls-13-aes256-json      18202 $A256   1.3 ""                              --json         -- $(py_client 18202) ;;
-    tls13-chacha)  capture tls-13-chacha-sse-ids   18203 $CHACHA 1.3 ""                              --event-store  -- $(py_client 18203) ;;
-    tls12-aes128)  capture tls-12-aes128-downgrade 18204 $A128   1.2 ECDHE-RSA-AES128-GCM-SHA256     --json-first 3 -- $(py_client 18204) ;;
-    tls12-aes256)  capture tls-12-aes256-json      18205 $A128   1.2 ECDHE-RSA-AES256-GCM-SHA384     --json         -- $(py_client 18205) ;;
-    tls12-chacha)  capture tls-12-chacha-sse-ids   18206 $A128   1.2 ECDHE-RSA-CHACHA20-POLY1305     --event-store  -- $(py_client 18206) ;;
-    tls13-ts)      capture tls-13-ts-downgrade     18207 $A128   1.3 ""                              --json-first 3 -- $(ts_client 18207) ;;
-    tls12-ts)      capture tls-12-ts-downgrade     18208 $A128   1.2 ECDHE-RSA-AES128-GCM-SHA256     --json-first 3 -- $(ts_client 18208) ;;
+    tls13-aes128)  capture tls-13-aes128-downgrade 18401 $A128   1.3 ""                              --json-first 3 -- $(py_client 18401) ;;
+    tls13-aes256)  capture tls-13-aes256-json      18402 $A256   1.3 ""                              --json         -- $(py_client 18402) ;;
+    tls13-chacha)  capture tls-13-chacha-sse-ids   18403 $CHACHA 1.3 ""                              --event-store  -- $(py_client 18403) ;;
+    tls12-aes128)  capture tls-12-aes128-downgrade 18404 $A128   1.2 ECDHE-RSA-AES128-GCM-SHA256     --json-first 3 -- $(py_client 18404) ;;
+    tls12-aes256)  capture tls-12-aes256-json      18405 $A128   1.2 ECDHE-RSA-AES256-GCM-SHA384     --json         -- $(py_client 18405) ;;
+    tls12-chacha)  capture tls-12-chacha-sse-ids   18406 $A128   1.2 ECDHE-RSA-CHACHA20-POLY1305     --event-store  -- $(py_client 18406) ;;
+    tls13-ts)      capture tls-13-ts-downgrade     18407 $A128   1.3 ""                              --json-first 3 -- $(ts_client 18407) ;;
+    tls12-ts)      capture tls-12-ts-downgrade     18408 $A128   1.2 ECDHE-RSA-AES128-GCM-SHA256     --json-first 3 -- $(ts_client 18408) ;;
     derived)
         # The same capture without its key log, with the key log of other connections, and with the
         # secrets injected into a pcapng Decryption Secrets Block (no .keys beside it).

@@ -46,7 +46,7 @@ pub fn suite(id: u16) -> Option<(AeadAlg, HashAlg)> {
         0xc02b | 0xc02f | 0x009c | 0x009e => (AeadAlg::Aes128Gcm, HashAlg::Sha256),
         0xc02c | 0xc030 | 0x009d | 0x009f => (AeadAlg::Aes256Gcm, HashAlg::Sha384),
         // RFC 7905 ECDHE-{RSA,ECDSA}-, DHE-RSA-CHACHA20-POLY1305
-        0xcca8 | 0xcca9 | 0xccaa => (AeadAlg::ChaCha20Poly1305, HashAlg::Sha256),
+        0xcca8..=0xccaa => (AeadAlg::ChaCha20Poly1305, HashAlg::Sha256),
         _ => return None,
     })
 }

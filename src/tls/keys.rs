@@ -14,7 +14,7 @@ pub enum HashAlg {
 }
 
 impl HashAlg {
-    pub fn len(self) -> usize {
+    pub fn output_len(self) -> usize {
         match self {
             HashAlg::Sha256 => 32,
             HashAlg::Sha384 => 48,
@@ -107,7 +107,7 @@ pub fn tls13_traffic_keys(hash: HashAlg, secret: &[u8], key_len: usize) -> Optio
 /// RFC 8446 §7.2: `application_traffic_secret_N+1 = HKDF-Expand-Label(application_traffic_secret_N,
 /// "traffic upd", "", Hash.length)` (after a KeyUpdate, §4.6.3).
 pub fn tls13_next_secret(hash: HashAlg, secret: &[u8]) -> Option<Vec<u8>> {
-    hkdf_expand_label(hash, secret, b"traffic upd", b"", hash.len())
+    hkdf_expand_label(hash, secret, b"traffic upd", b"", hash.output_len())
 }
 
 #[cfg(test)]
