@@ -117,6 +117,22 @@ run_scenario() {
     tls12-chacha)  capture tls-12-chacha-sse-ids   18406 $A128   1.2 ECDHE-RSA-CHACHA20-POLY1305     --event-store  -- $(py_client 18406) ;;
     tls13-ts)      capture tls-13-ts-downgrade     18407 $A128   1.3 ""                              --json-first 3 -- $(ts_client 18407) ;;
     tls12-ts)      capture tls-12-ts-downgrade     18408 $A128   1.2 ECDHE-RSA-AES128-GCM-SHA256     --json-first 3 -- $(ts_client 18408) ;;
+    h2)
+        # HTTP/2 over TLS 1.3 (Node's http2 module on both sides; the server's keylog event writes the key
+        # log): mcptap must say it saw HTTP/2 it does not analyse.
+        echo "== tls-13-h2.pcap (port 18409)"
+        rm -f "$OUT/tls-13-h2.keys" "$OUT/tls-13-h2.pcap"
+        node "$TS/h2.mjs" server 18409 "$WORK/cert.pem" "$WORK/key.pem" "$OUT/tls-13-h2.keys" >"$WORK/h2.server" 2>&1 &
+        SERVER_PID=$!
+        wait_port 18409
+        tcpdump -i lo -s 0 -U -Z root -w "$OUT/tls-13-h2.pcap" "tcp port 18409" 2>"$WORK/h2.log" &
+        CAP_PID=$!
+        wait_capturing "$WORK/h2.log"
+        timeout 20 node "$TS/h2.mjs" client 18409 || FAILED+=(tls-13-h2)
+        sleep 1
+        kill -INT "$CAP_PID"; wait "$CAP_PID" || true; CAP_PID=""
+        kill -TERM "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
+        chmod 644 "$OUT/tls-13-h2.pcap" "$OUT/tls-13-h2.keys" ;;
     derived)
         # The same capture without its key log, with the key log of other connections, and with the
         # secrets injected into a pcapng Decryption Secrets Block (no .keys beside it).
@@ -130,7 +146,7 @@ run_scenario() {
     esac
 }
 
-ALL=(tls13-aes128 tls13-aes256 tls13-chacha tls12-aes128 tls12-aes256 tls12-chacha tls13-ts tls12-ts derived)
+ALL=(tls13-aes128 tls13-aes256 tls13-chacha tls12-aes128 tls12-aes256 tls12-chacha tls13-ts tls12-ts h2 derived)
 for s in "${@:-${ALL[@]}}"; do
     run_scenario "$s"
 done

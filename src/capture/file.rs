@@ -1948,6 +1948,33 @@ mod tests {
 
     // ---- pcapng ---------------------------------------------------------------------------------
 
+    /// draft-ietf-opsawg-pcapng §4.7: a Decryption Secrets Block of type TLSK is kept for the TLS layer
+    /// (what `editcap --inject-secrets tls,FILE` writes); another secrets type is skipped.
+    #[test]
+    fn pcapng_decryption_secrets_block_is_taken() {
+        for be in [false, true] {
+            let text = b"CLIENT_RANDOM 00 11\n";
+            let mut body = Vec::new();
+            let put = |v: &mut Vec<u8>, x: u32| v.extend_from_slice(&if be { x.to_be_bytes() } else { x.to_le_bytes() });
+            put(&mut body, DSB_TLS_KEYLOG);
+            put(&mut body, text.len() as u32);
+            body.extend_from_slice(text);
+            while body.len() % 4 != 0 {
+                body.push(0);
+            }
+            let mut wg = Vec::new();
+            put(&mut wg, 0x5747_4b4c); // "WGKL": WireGuard keys, not ours
+            put(&mut wg, 4);
+            wg.extend_from_slice(b"abcd");
+            let file = Ng::new(be).block(DSB, &body).block(DSB, &wg).idb(1, 0, None, None).epb(0, 1, b"eth", 3);
+            let inputs: Vec<NamedReader> = vec![("mem".into(), Box::new(Cursor::new(file.bytes.clone())))];
+            let mut r = CaptureReader::with_buffer_size(inputs, 64).unwrap();
+            assert!(r.next_packet().unwrap().is_some());
+            assert_eq!(r.take_secrets(), b"CLIENT_RANDOM 00 11\n\n".to_vec(), "be={be}");
+            assert!(r.take_secrets().is_empty());
+        }
+    }
+
     #[test]
     fn pcapng_two_interfaces_with_different_linktypes_and_resolutions() {
         for be in [false, true] {
