@@ -104,13 +104,22 @@ fn tshark_decrypts_the_same_http_messages() {
         eprintln!("tshark not installed: differential test skipped");
         return;
     }
-    let samples = tls_samples();
+    // Not compared: the HTTP/2 sample (not analysed by design) and the one whose key log is another's.
+    let samples: Vec<String> = tls_samples().into_iter().filter(|n| !n.contains("-h2") && !n.contains("otherkeys")).collect();
     assert!(!samples.is_empty());
     for name in samples {
         let pcap = root().join("samples").join(&name);
         let keys = root().join("samples").join(name.replace(".pcap", ".keys"));
+        // The samples use high ports: tell tshark the server port (the first SYN's) carries TLS.
+        let syn = std::process::Command::new("tshark")
+            .args(["-n", "-r", pcap.to_str().unwrap(), "-Y", "tcp.flags.syn==1 && tcp.flags.ack==0", "-T", "fields", "-e", "tcp.dstport", "-c", "1"])
+            .output()
+            .unwrap();
+        let port = String::from_utf8_lossy(&syn.stdout).trim().to_string();
+        assert!(!port.is_empty(), "{name}: no SYN");
         let t = std::process::Command::new("tshark")
-            .args(["-n", "-r", pcap.to_str().unwrap(), "-o", &format!("tls.keylog_file:{}", keys.display()), "-Y", "http.request || http.response"])
+            .args(["-n", "-r", pcap.to_str().unwrap(), "-o", &format!("tls.keylog_file:{}", keys.display())])
+            .args(["-d", &format!("tcp.port=={port},tls"), "-Y", "http.request || http.response"])
             .args(["-T", "fields", "-e", "http.request.method", "-e", "http.response.code"])
             .output()
             .unwrap();
