@@ -14,6 +14,8 @@ use crate::mcp::{McpStats, McpTracker};
 use crate::output::IncidentSink;
 use crate::reassembly::{ConnId, FlowEvent, FlowTable, ReassemblyStats};
 use crate::time::{Duration, Timestamp};
+use crate::tls::keylog::KeyLog;
+use crate::tls::{Delivery, TlsLayer, TlsStats};
 
 /// Counters of the HTTP layer, summed over connections.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -43,12 +45,14 @@ pub struct Summary {
     pub sessions: Vec<crate::mcp::record::SessionRecord>,
     /// Sessions not recorded because the recorder was full.
     pub sessions_unrecorded: u64,
+    pub tls: TlsStats,
 }
 
 pub struct Analyzer {
     limits: Limits,
     flows: FlowTable,
     http: HashMap<ConnId, HttpConnection>,
+    tls: TlsLayer,
     mcp: McpTracker,
     rules: RuleSet,
     incidents: Incidents,
@@ -62,6 +66,7 @@ impl Analyzer {
         Analyzer {
             flows: FlowTable::new(&limits),
             http: HashMap::new(),
+            tls: TlsLayer::default(),
             mcp: McpTracker::new(&limits),
             rules,
             incidents: Incidents::default(),
@@ -70,6 +75,16 @@ impl Analyzer {
             last_expiry: Timestamp::ZERO,
             limits,
         }
+    }
+
+    /// The TLS key log (`--keylog`); set before the first packet.
+    pub fn set_keylog(&mut self, keylog: KeyLog) {
+        self.tls = TlsLayer::new(keylog);
+    }
+
+    /// Key-log text found inside the capture (pcapng Decryption Secrets Blocks).
+    pub fn add_secrets(&mut self, text: &[u8]) {
+        self.tls.add_secrets(text);
     }
 
     /// Capture time: the latest packet timestamp seen.
@@ -109,9 +124,9 @@ impl Analyzer {
         match decode::decode(pkt) {
             Ok(seg) => {
                 self.summary.tcp_segments += 1;
-                let Analyzer { flows, http, mcp, rules, incidents, summary, limits, .. } = self;
+                let Analyzer { flows, http, tls, mcp, rules, incidents, summary, limits, .. } = self;
                 let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
-                flows.feed(&seg, &mut |ev| route(ev, http, mcp, &mut summary.http, limits, &mut on_fact));
+                flows.feed(&seg, &mut |ev| route(ev, http, tls, mcp, &mut summary.http, limits, &mut on_fact));
             }
             Err(skip) => *self.summary.skipped.entry(skip).or_default() += 1,
         }
@@ -124,9 +139,9 @@ impl Analyzer {
         self.last_expiry = self.now;
         let mut result = Ok(());
         {
-            let Analyzer { flows, http, mcp, rules, incidents, summary, limits, now, .. } = self;
+            let Analyzer { flows, http, tls, mcp, rules, incidents, summary, limits, now, .. } = self;
             let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
-            flows.expire(*now, &mut |ev| route(ev, http, mcp, &mut summary.http, limits, &mut on_fact));
+            flows.expire(*now, &mut |ev| route(ev, http, tls, mcp, &mut summary.http, limits, &mut on_fact));
             mcp.advance(*now, &mut on_fact);
         }
         result
@@ -137,10 +152,11 @@ impl Analyzer {
     pub fn finish(mut self, capture: CaptureStats, sink: &mut dyn IncidentSink) -> std::io::Result<Summary> {
         let mut result = Ok(());
         {
-            let Analyzer { flows, http, mcp, rules, incidents, summary, limits, now, .. } = &mut self;
+            let Analyzer { flows, http, tls, mcp, rules, incidents, summary, limits, now, .. } = &mut self;
             let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
-            flows.finish(*now, &mut |ev| route(ev, http, mcp, &mut summary.http, limits, &mut on_fact));
+            flows.finish(*now, &mut |ev| route(ev, http, tls, mcp, &mut summary.http, limits, &mut on_fact));
             mcp.finish(*now, &mut on_fact);
+            tls.finish(*now, &mut on_fact);
         }
         result?;
         sink.finish(&self.incidents.sorted())?;
@@ -148,6 +164,7 @@ impl Analyzer {
         summary.capture = capture;
         summary.tcp = self.flows.stats().clone();
         summary.mcp = self.mcp.stats().clone();
+        summary.tls = self.tls.stats();
         summary.incidents_by_rule = self.incidents.by_rule().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         summary.rule_eval_errors += self.incidents.eval_errors;
         if let Some((records, dropped)) = self.mcp.take_records() {
@@ -181,6 +198,7 @@ fn fact_handler<'a>(
 fn route<F: FnMut(Fact)>(
     ev: FlowEvent<'_>,
     http: &mut HashMap<ConnId, HttpConnection>,
+    tls: &mut TlsLayer,
     mcp: &mut McpTracker,
     counters: &mut HttpCounters,
     limits: &Limits,
@@ -197,20 +215,22 @@ fn route<F: FnMut(Fact)>(
         mcp.http(conn, hev, on_fact);
     };
     match ev {
-        FlowEvent::Open { conn, client, server, .. } => {
+        FlowEvent::Open { conn, client, server, ts, .. } => {
             // ALLOC: HTTP state per open connection, bounded by limits::max_connections
             http.insert(conn, HttpConnection::new(limits));
+            tls.open(conn, client, server, ts);
             mcp.open(conn, client, server);
         }
         FlowEvent::Data { conn, dir, bytes, frame, ts } => {
+            // The TLS layer passes plaintext through and decrypts TLS (src/tls).
             if let Some(h) = http.get_mut(&conn) {
-                h.data(dir, bytes, frame, ts, &mut |hev| deliver(conn, hev, mcp));
+                tls.data(conn, dir, bytes, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, mcp)));
             }
         }
         FlowEvent::Gap { conn, dir, len, frame, ts } => {
             mcp.gap(conn, len, frame);
             if let Some(h) = http.get_mut(&conn) {
-                h.gap(dir, len, frame, ts, &mut |hev| deliver(conn, hev, mcp));
+                tls.gap(conn, dir, len, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, mcp)));
             }
         }
         FlowEvent::End { conn, dir, reason, frame, ts } => {
@@ -221,8 +241,17 @@ fn route<F: FnMut(Fact)>(
         }
         FlowEvent::Close { conn, ts } => {
             http.remove(&conn);
+            tls.close(conn);
             mcp.close(conn, ts, on_fact);
         }
+    }
+}
+
+/// Hands what the TLS layer passes on (plaintext or decrypted) to the connection's HTTP state.
+fn deliver_http<F: FnMut(HttpEvent<'_>)>(h: &mut HttpConnection, d: Delivery<'_>, out: &mut F) {
+    match d {
+        Delivery::Data { dir, bytes, frame, ts } => h.data(dir, bytes, frame, ts, out),
+        Delivery::Gap { dir, len, frame, ts } => h.gap(dir, len, frame, ts, out),
     }
 }
 
@@ -257,6 +286,9 @@ impl fmt::Display for Summary {
         )?;
         if t.ooo_cap_hits + t.connection_cap_hits > 0 {
             writeln!(f, "  caps hit:  {} out-of-order buffer, {} connection table", t.ooo_cap_hits, t.connection_cap_hits)?;
+        }
+        if self.tls.connections > 0 || self.tls.keylog_secrets + self.tls.keylog_malformed > 0 {
+            writeln!(f, "  tls:       {}", self.tls)?;
         }
         let h = &self.http;
         let anomalies: Vec<String> = h.anomalies.iter().map(|(k, v)| format!("{v} {k:?}")).collect();

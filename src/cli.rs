@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 use crate::detect::{RuleError, RuleSet};
 use crate::limits::Limits;
+use crate::tls::keylog::KeyLog;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -16,6 +17,7 @@ Examples:
   mcptap -r rot-0.pcap -r rot-1.pcap        rotated files analysed as one capture
   tcpdump -i any -w - port 8000 | mcptap -r -
   mcptap -r capture.pcap --rules ./my-rules  add or override rules by id
+  mcptap -r https.pcap --keylog keys.txt    decrypt TLS with an SSLKEYLOGFILE key log
   mcptap rules                              list the loaded rules
   mcptap rules --check ./my-rules           validate a rules folder
   mcptap -r capture.pcap --format jsonl     JSON lines for a log shipper
@@ -46,6 +48,11 @@ pub struct Args {
     /// Override a resource cap, e.g. --limit max_body_bytes=1048576 (see README for the names).
     #[arg(long = "limit", value_name = "NAME=VALUE")]
     pub limit: Vec<String>,
+
+    /// Decrypt TLS with the secrets of an NSS key log (SSLKEYLOGFILE format); repeatable. Secrets embedded
+    /// in a pcapng (Decryption Secrets Block) are read too.
+    #[arg(long = "keylog", value_name = "FILE")]
+    pub keylog: Vec<PathBuf>,
 
     /// Do not print the summary on standard error.
     #[arg(short = 'q', long = "quiet")]
@@ -81,6 +88,8 @@ pub struct Config {
     pub quiet: bool,
     /// Report format and extra reports (output::ReportArgs).
     pub report: crate::output::ReportArgs,
+    /// Secrets of every `--keylog` file.
+    pub keylog: KeyLog,
 }
 
 /// A usage error: printed as one line, exit 2.
@@ -94,6 +103,8 @@ pub enum ConfigError {
     Limit(String),
     #[error("{0}")]
     Rule(#[from] RuleError),
+    #[error("{path}: cannot read key log: {source}")]
+    KeyLog { path: String, source: std::io::Error },
 }
 
 /// Loads the built-in rules plus an optional folder.
@@ -116,7 +127,12 @@ impl Config {
             limits.set(name.trim(), value.trim()).map_err(ConfigError::Limit)?;
         }
         let rules = load_rules(args.rules.as_deref())?;
-        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet, report: args.report })
+        let mut keylog = KeyLog::new();
+        for p in &args.keylog {
+            let text = std::fs::read(p).map_err(|source| ConfigError::KeyLog { path: p.display().to_string(), source })?;
+            keylog.add_text(&text);
+        }
+        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet, report: args.report, keylog })
     }
 }
 

@@ -396,6 +396,25 @@ facts! {
         missed_bytes: Int,
         sessions: Int,
     }
+
+    /// TLS connections to a server that could not be decrypted, for one reason (coverage notice; one per
+    /// server and reason, at the end of the capture).
+    TlsUndecrypted "tls_undecrypted" {
+        /// no key log, no matching client random, secrets missing, broken sequence, decryption failed,
+        /// unsupported cipher suite 0x...., unsupported version 0x...., no handshake seen, malformed record.
+        reason: Str,
+        connections: Int,
+        /// Bytes not decrypted on those connections.
+        bytes: Int,
+        /// Server name (SNI) of the first such connection, or `""`.
+        sni: Str,
+    }
+
+    /// HTTP/2 was spoken to a server (ALPN `h2`, or the connection preface): not analysed (coverage notice).
+    Http2Seen "http2_seen" {
+        connections: Int,
+        sni: Str,
+    }
 }
 
 /// A fact with its context.

@@ -20,6 +20,7 @@ pub mod mcp;
 pub mod output;
 pub mod reassembly;
 pub mod time;
+pub mod tls;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -81,10 +82,18 @@ pub fn run(config: Config) -> Result<(), RunError> {
         analyzer.enable_recorder(rc);
     }
     let mut progress = output::progress::Progress::new(!config.quiet, reader.total_size());
+    analyzer.set_keylog(config.keylog);
     let mut fatal = None;
     loop {
         match reader.next_packet() {
-            Ok(Some(pkt)) => analyzer.on_packet(&pkt, &mut sink).map_err(out_err)?,
+            Ok(Some(pkt)) => {
+                analyzer.on_packet(&pkt, &mut sink).map_err(out_err)?;
+                // pcapng Decryption Secrets Blocks read while reaching this packet.
+                let secrets = reader.take_secrets();
+                if !secrets.is_empty() {
+                    analyzer.add_secrets(&secrets);
+                }
+            }
             Ok(None) => break,
             Err(e) => {
                 fatal = Some(e);

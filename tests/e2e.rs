@@ -5,8 +5,11 @@
 
 use crate::common::*;
 
+/// Runs a sample; a TLS sample `X.pcap` with its key log `X.keys` beside it is run with `--keylog X.keys`.
 fn analyse(sample: &str) -> (String, String) {
-    let o = run(&["-r", sample]);
+    let keys = std::path::Path::new(sample).with_extension("keys");
+    let keys = keys.to_string_lossy().into_owned();
+    let o = if root().join(&keys).exists() { run(&["-r", sample, "--keylog", &keys]) } else { run(&["-r", sample]) };
     assert!(o.status.success(), "{sample}: exit {:?}: {}", o.status.code(), stderr(&o));
     (stdout(&o), stderr(&o))
 }

@@ -16,3 +16,5 @@ mod rules;
 mod reports;
 // The HTML report in headless Chromium (skipped when Chromium is not installed).
 mod html;
+// TLS samples: decryption gives what the plaintext twin gives, tshark agrees, missing keys are reported.
+mod tls;

@@ -212,6 +212,9 @@ const IDB: u32 = 0x0000_0001;
 const OPB: u32 = 0x0000_0002;
 const SPB: u32 = 0x0000_0003;
 const EPB: u32 = 0x0000_0006;
+/// Decryption Secrets Block (draft-ietf-opsawg-pcapng §4.7) and its TLS key-log secrets type "TLSK".
+const DSB: u32 = 0x0000_000a;
+const DSB_TLS_KEYLOG: u32 = 0x544c_534b;
 const SHB_MIN_LEN: u32 = 28;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -551,6 +554,8 @@ struct Input {
     buf: Buffered,
     layout: Layout,
     head: Head,
+    /// TLS key-log text from pcapng Decryption Secrets Blocks, not yet taken by `take_secrets`.
+    secrets: Vec<u8>,
 }
 
 impl Input {
@@ -704,6 +709,7 @@ impl Input {
             buf,
             layout,
             head: NO_HEAD,
+            secrets: Vec::new(),
         })
     }
 
@@ -866,13 +872,37 @@ impl Input {
                         return Ok(Some(head));
                     }
                 }
+                DSB => {
+                    self.read_dsb(block_len, be);
+                    self.buf.consume(block_len);
+                }
                 _ => {
                     // draft-ietf-opsawg-pcapng §3.1: "a reader that does not understand a block type
-                    // SHOULD skip it". NRB, ISB, DSB, custom blocks, ... land here.
+                    // SHOULD skip it". NRB, ISB, custom blocks, ... land here.
                     stats.skipped_blocks = stats.skipped_blocks.saturating_add(1);
                     self.buf.consume(block_len);
                 }
             }
+        }
+    }
+
+    /// draft-ietf-opsawg-pcapng §4.7, Decryption Secrets Block: secrets type (4), secrets length (4),
+    /// secrets data padded to 32 bits, options. Only type 0x544c534b "TLSK" (an NSS key log, what
+    /// `editcap --inject-secrets tls,FILE` writes) is kept; other secret types are skipped.
+    fn read_dsb(&mut self, block_len: usize, be: bool) {
+        let data = self.buf.data();
+        let body = data.get(8..block_len.saturating_sub(4)).unwrap_or_default();
+        let Some(h) = body.first_chunk::<8>() else {
+            return;
+        };
+        let (kind, len) = (rd32(h, 0, be), us(rd32(h, 4, be)));
+        if kind != DSB_TLS_KEYLOG {
+            return;
+        }
+        if let Some(text) = body.get(8..8usize.saturating_add(len)) {
+            // ALLOC: key-log text, bounded by the block (itself bounded by the reader's block cap)
+            self.secrets.extend_from_slice(text);
+            self.secrets.push(b'\n');
         }
     }
 
@@ -1301,6 +1331,16 @@ impl CaptureReader {
         self.state = MergeState::Lent(i);
         self.frame = self.frame.saturating_add(1);
         Ok(Some(input.packet(self.frame)))
+    }
+
+    /// Key-log text (NSS format) found in pcapng Decryption Secrets Blocks since the last call; empty when
+    /// none. Blocks come before the packets they decrypt, so taking after each packet is early enough.
+    pub fn take_secrets(&mut self) -> Vec<u8> {
+        let mut all = Vec::new();
+        for i in &mut self.inputs {
+            all.append(&mut i.secrets);
+        }
+        all
     }
 
     /// Counters of non-fatal problems, and bytes read so far (kept current for progress display).
@@ -1907,6 +1947,33 @@ mod tests {
     }
 
     // ---- pcapng ---------------------------------------------------------------------------------
+
+    /// draft-ietf-opsawg-pcapng §4.7: a Decryption Secrets Block of type TLSK is kept for the TLS layer
+    /// (what `editcap --inject-secrets tls,FILE` writes); another secrets type is skipped.
+    #[test]
+    fn pcapng_decryption_secrets_block_is_taken() {
+        for be in [false, true] {
+            let text = b"CLIENT_RANDOM 00 11\n";
+            let mut body = Vec::new();
+            let put = |v: &mut Vec<u8>, x: u32| v.extend_from_slice(&if be { x.to_be_bytes() } else { x.to_le_bytes() });
+            put(&mut body, DSB_TLS_KEYLOG);
+            put(&mut body, text.len() as u32);
+            body.extend_from_slice(text);
+            while body.len() % 4 != 0 {
+                body.push(0);
+            }
+            let mut wg = Vec::new();
+            put(&mut wg, 0x5747_4b4c); // "WGKL": WireGuard keys, not ours
+            put(&mut wg, 4);
+            wg.extend_from_slice(b"abcd");
+            let file = Ng::new(be).block(DSB, &body).block(DSB, &wg).idb(1, 0, None, None).epb(0, 1, b"eth", 3);
+            let inputs: Vec<NamedReader> = vec![("mem".into(), Box::new(Cursor::new(file.bytes.clone())))];
+            let mut r = CaptureReader::with_buffer_size(inputs, 64).unwrap();
+            assert!(r.next_packet().unwrap().is_some());
+            assert_eq!(r.take_secrets(), b"CLIENT_RANDOM 00 11\n\n".to_vec(), "be={be}");
+            assert!(r.take_secrets().is_empty());
+        }
+    }
 
     #[test]
     fn pcapng_two_interfaces_with_different_linktypes_and_resolutions() {

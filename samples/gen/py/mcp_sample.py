@@ -164,6 +164,29 @@ def run_server(args) -> None:
     )
     if args.json_first:
         app = JsonFirstGateway(app, args.json_first)
+    if args.tls_cert:
+        # HTTPS for the TLS samples: our own server-side SSLContext (uvicorn builds one from its options;
+        # replacing the factory lets us pin the version, the TLS 1.2 cipher and log the session secrets
+        # in NSS key-log format). TLS 1.3 suites are pinned with OPENSSL_CONF (capture_tls.sh): Python's
+        # ssl module has no call for them.
+        import ssl
+        import uvicorn.config
+
+        def make_context(*_a, **_k):
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(args.tls_cert, args.tls_key)
+            if args.tls_max == "1.2":
+                ctx.maximum_version = ssl.TLSVersion.TLSv1_2
+            if args.tls_ciphers:
+                ctx.set_ciphers(args.tls_ciphers)
+            if args.keylog:
+                ctx.keylog_filename = args.keylog
+            return ctx
+
+        uvicorn.config.create_ssl_context = make_context
+        uvicorn.run(app, host=HOST, port=args.port, log_level="warning", lifespan="on",
+                    ssl_certfile=args.tls_cert, ssl_keyfile=args.tls_key)
+        return
     uvicorn.run(app, host=HOST, port=args.port, log_level="warning", lifespan="on")
 
 
@@ -192,6 +215,11 @@ def main() -> None:
     s.add_argument("--json", action="store_true")
     s.add_argument("--event-store", action="store_true")
     s.add_argument("--json-first", type=int, default=0)
+    s.add_argument("--tls-cert", help="serve HTTPS with this certificate (PEM)")
+    s.add_argument("--tls-key", help="private key of --tls-cert (PEM)")
+    s.add_argument("--tls-max", choices=["1.2", "1.3"], default="1.3", help="highest TLS version offered")
+    s.add_argument("--tls-ciphers", help="OpenSSL cipher string for TLS 1.2 (e.g. ECDHE-RSA-AES128-GCM-SHA256)")
+    s.add_argument("--keylog", help="append the session secrets here (NSS key log format)")
     c = sub.add_parser("client")
     c.add_argument("--url", required=True)
     c.add_argument("--calls", type=int, default=4)

@@ -1,0 +1,670 @@
+//! TLS between reassembled TCP streams and HTTP: finds TLS by its handshake (a ClientHello at the start of
+//! the client's stream, any port), decrypts TLS 1.2 and 1.3 records with secrets from a key log, and hands
+//! the plaintext on with the frame numbers of the packets that completed each record. It owns the
+//! per-connection TLS state machine (`TlsConnection`) and the coverage bookkeeping of what stayed dark
+//! (`TlsLayer`); framing, handshake parsing, key schedules and record protection live in the submodules.
+//!
+//! Gap policy: TLS cannot resynchronise after lost bytes (records are chained by sequence number, RFC 8446
+//! §5.3), so a gap turns the connection dark with reason "broken sequence"; the gap is still passed on so
+//! HTTP interrupts what was open. Not supported, and reported as undecrypted with their reason: TLS 1.2
+//! CBC and other non-AEAD suites ("unsupported cipher suite 0x...."), SSL 3.0/TLS 1.0/1.1, 0-RTT early data
+//! (skipped, counted), Encrypted Client Hello (the outer hello's random matches no key-log line).
+
+pub mod cipher;
+pub mod handshake;
+pub mod keylog;
+pub mod keys;
+pub mod record;
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::net::SocketAddr;
+
+use crate::decode::flow_key::Direction;
+use crate::facts::{self, Era, Fact, FactContext, FactKind};
+use crate::reassembly::ConnId;
+use crate::time::Timestamp;
+
+use cipher::{AeadAlg, Layer, RecordCipher};
+use handshake::{ClientHello, HandshakeReader, ServerHello};
+use keylog::KeyLog;
+use keys::HashAlg;
+use record::{Framing, Record, RecordFramer};
+
+/// Why (part of) a TLS connection could not be decrypted. `as_str` is the stable reason in reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Undecrypted {
+    NoKeyLog,
+    NoMatchingRandom,
+    SecretsMissing,
+    BrokenSequence,
+    DecryptionFailed,
+    UnsupportedSuite(u16),
+    UnsupportedVersion(u16),
+    /// The connection was picked up after its handshake.
+    NoHandshake,
+    /// Bytes that do not frame as TLS records after a ClientHello.
+    MalformedRecord,
+}
+
+impl fmt::Display for Undecrypted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Undecrypted::NoKeyLog => f.write_str("no key log"),
+            Undecrypted::NoMatchingRandom => f.write_str("no matching client random"),
+            Undecrypted::SecretsMissing => f.write_str("secrets missing"),
+            Undecrypted::BrokenSequence => f.write_str("broken sequence"),
+            Undecrypted::DecryptionFailed => f.write_str("decryption failed"),
+            Undecrypted::UnsupportedSuite(s) => write!(f, "unsupported cipher suite 0x{s:04x}"),
+            Undecrypted::UnsupportedVersion(v) => write!(f, "unsupported version 0x{v:04x}"),
+            Undecrypted::NoHandshake => f.write_str("no handshake seen"),
+            Undecrypted::MalformedRecord => f.write_str("malformed record"),
+        }
+    }
+}
+
+/// What the TLS layer hands on to HTTP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delivery<'a> {
+    Data { dir: Direction, bytes: &'a [u8], frame: u64, ts: Timestamp },
+    Gap { dir: Direction, len: u64, frame: u64, ts: Timestamp },
+}
+
+/// Record protection state of one direction.
+#[derive(Debug)]
+enum Protection {
+    /// TLS 1.2 after ChangeCipherSpec.
+    Sealed12(RecordCipher),
+    /// TLS 1.3 under the handshake traffic secret.
+    Handshake13(RecordCipher),
+    /// TLS 1.3 under application traffic secret N (kept to derive N+1 on KeyUpdate).
+    App13 { cipher: RecordCipher, secret: Vec<u8> },
+}
+
+/// After a record: move to new keys (RFC 8446 §4.4.4 Finished ends the handshake keys, §4.6.3 KeyUpdate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Switch {
+    None,
+    ToApp,
+    KeyUpdate,
+}
+
+#[derive(Debug, Default)]
+struct Dir {
+    framer: RecordFramer,
+    hs: HandshakeReader,
+    /// `None`: records are plaintext (before ChangeCipherSpec in 1.2, before the ServerHello in 1.3).
+    prot: Option<Protection>,
+}
+
+/// The negotiated parameters, once the ServerHello is read.
+#[derive(Debug, Clone)]
+struct Params {
+    client: ClientHello,
+    server: ServerHello,
+    aead: AeadAlg,
+    hash: HashAlg,
+}
+
+/// The connection's state machine.
+#[derive(Debug)]
+enum TlsState {
+    /// Before the ServerHello (also after a HelloRetryRequest); the ClientHello once read.
+    Hello { client: Option<ClientHello> },
+    /// TLS 1.2: keys are made at each direction's ChangeCipherSpec.
+    Tls12(Params),
+    /// TLS 1.3: both directions moved to handshake keys at the ServerHello.
+    Tls13 { params: Params, client_app: Vec<u8>, server_app: Vec<u8> },
+    /// Nothing more can be decrypted; why.
+    Dark(Undecrypted),
+}
+
+/// One TLS connection.
+#[derive(Debug)]
+pub struct TlsConnection {
+    state: TlsState,
+    to_server: Dir,
+    to_client: Dir,
+    pub sni: String,
+    pub alpn: Option<String>,
+    pub version: u16,
+    pub cipher_suite: u16,
+    pub decrypted_bytes: u64,
+    pub undecrypted_bytes: u64,
+    pub early_data_bytes: u64,
+    /// HTTP/2 negotiated (ALPN) or its preface seen in the plaintext.
+    pub http2: bool,
+    /// Frame of the ClientHello.
+    pub first_frame: u64,
+}
+
+impl TlsConnection {
+    fn new(first_frame: u64) -> TlsConnection {
+        TlsConnection {
+            state: TlsState::Hello { client: None },
+            to_server: Dir::default(),
+            to_client: Dir::default(),
+            sni: String::new(),
+            alpn: None,
+            version: 0,
+            cipher_suite: 0,
+            decrypted_bytes: 0,
+            undecrypted_bytes: 0,
+            early_data_bytes: 0,
+            http2: false,
+            first_frame,
+        }
+    }
+
+    /// Why the connection is dark, if it is.
+    pub fn dark(&self) -> Option<Undecrypted> {
+        match self.state {
+            TlsState::Dark(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    fn dir_mut(&mut self, d: Direction) -> &mut Dir {
+        match d {
+            Direction::ToServer => &mut self.to_server,
+            Direction::ToClient => &mut self.to_client,
+        }
+    }
+
+    fn go_dark(&mut self, why: Undecrypted) {
+        if !matches!(self.state, TlsState::Dark(_)) {
+            self.state = TlsState::Dark(why);
+        }
+    }
+
+    /// Feeds in-order stream bytes of one direction.
+    pub fn data<F: FnMut(Delivery<'_>)>(&mut self, dir: Direction, bytes: &[u8], frame: u64, ts: Timestamp, keylog: &KeyLog, out: &mut F) {
+        if let TlsState::Dark(_) = self.state {
+            self.undecrypted_bytes = self.undecrypted_bytes.saturating_add(bytes.len() as u64);
+            return;
+        }
+        let mut framer = std::mem::take(&mut self.dir_mut(dir).framer);
+        let verdict = framer.feed(bytes, &mut |rec| self.record(dir, rec, frame, ts, keylog, out));
+        self.dir_mut(dir).framer = framer;
+        if verdict == Framing::Invalid {
+            self.go_dark(Undecrypted::MalformedRecord);
+        }
+    }
+
+    /// Lost bytes: the record sequence is broken for good.
+    pub fn gap(&mut self, len: u64) {
+        self.go_dark(Undecrypted::BrokenSequence);
+        self.undecrypted_bytes = self.undecrypted_bytes.saturating_add(len);
+    }
+
+    /// One record, in the state it arrives in (the transition function: every state is listed).
+    fn record<F: FnMut(Delivery<'_>)>(&mut self, dir: Direction, rec: Record<'_>, frame: u64, ts: Timestamp, keylog: &KeyLog, out: &mut F) {
+        let size = (rec.fragment.len() + 5) as u64;
+        match &self.state {
+            TlsState::Dark(_) => {
+                self.undecrypted_bytes = self.undecrypted_bytes.saturating_add(size);
+            }
+            TlsState::Hello { .. } => match rec.content_type() {
+                22 => self.clear_handshake(dir, rec.fragment, keylog),
+                // RFC 8446 §4.2.10: 0-RTT data follows the ClientHello before any ServerHello; mcptap
+                // does not decrypt it (no early traffic secret is used).
+                23 => self.early_data_bytes = self.early_data_bytes.saturating_add(size),
+                _ => {}
+            },
+            TlsState::Tls12(_) | TlsState::Tls13 { .. } => self.protected(dir, rec, frame, ts, keylog, out),
+        }
+    }
+
+    /// A plaintext handshake record: ClientHello, ServerHello (and the 1.2 messages after it, skipped).
+    fn clear_handshake(&mut self, dir: Direction, fragment: &[u8], keylog: &KeyLog) {
+        let mut msgs: Vec<(u8, Vec<u8>)> = Vec::new();
+        self.dir_mut(dir).hs.feed(fragment, &mut |t, body| {
+            if t == handshake::CLIENT_HELLO || t == handshake::SERVER_HELLO {
+                // ALLOC: a hello message body, bounded by the handshake reader's message cap
+                msgs.push((t, body.to_vec()));
+            }
+        });
+        for (t, body) in msgs {
+            match (t, dir) {
+                (handshake::CLIENT_HELLO, Direction::ToServer) => {
+                    if let TlsState::Hello { client } = &mut self.state {
+                        if let Some(ch) = handshake::client_hello(&body) {
+                            // RFC 8446 §4.1.2: the second ClientHello after a HelloRetryRequest repeats
+                            // the random; keep the first.
+                            if client.is_none() {
+                                self.sni = ch.sni.clone();
+                                *client = Some(ch);
+                            }
+                        }
+                    }
+                }
+                (handshake::SERVER_HELLO, Direction::ToClient) => {
+                    if let Some(sh) = handshake::server_hello(&body) {
+                        self.server_hello(sh, keylog);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn server_hello(&mut self, sh: ServerHello, keylog: &KeyLog) {
+        let TlsState::Hello { client } = &mut self.state else { return };
+        if sh.retry {
+            return; // RFC 8446 §4.1.4: the real ServerHello follows the second ClientHello.
+        }
+        let Some(ch) = client.take() else {
+            self.go_dark(Undecrypted::NoHandshake);
+            return;
+        };
+        self.version = sh.version;
+        self.cipher_suite = sh.cipher_suite;
+        if let Some(a) = &sh.alpn {
+            self.set_alpn(a.clone());
+        }
+        let Some((aead, hash)) = cipher::suite(sh.cipher_suite) else {
+            self.go_dark(Undecrypted::UnsupportedSuite(sh.cipher_suite));
+            return;
+        };
+        let params = Params { client: ch, server: sh, aead, hash };
+        match params.server.version {
+            0x0303 => self.state = TlsState::Tls12(params),
+            0x0304 => self.start13(params, keylog),
+            v => self.go_dark(Undecrypted::UnsupportedVersion(v)),
+        }
+    }
+
+    fn set_alpn(&mut self, a: String) {
+        if a == "h2" {
+            self.http2 = true;
+        }
+        self.alpn = Some(a);
+    }
+
+    fn lookup<'k>(&self, keylog: &'k KeyLog, random: &[u8; 32]) -> Result<&'k keylog::Secrets, Undecrypted> {
+        if keylog.is_empty() {
+            return Err(Undecrypted::NoKeyLog);
+        }
+        keylog.get(random).ok_or(Undecrypted::NoMatchingRandom)
+    }
+
+    /// RFC 8446 §7.3: handshake traffic keys protect everything after the ServerHello in both directions.
+    fn start13(&mut self, params: Params, keylog: &KeyLog) {
+        let secrets = match self.lookup(keylog, &params.client.random) {
+            Ok(s) => s,
+            Err(why) => return self.go_dark(why),
+        };
+        let (Some(chs), Some(shs), Some(cap), Some(sap)) =
+            (&secrets.client_handshake, &secrets.server_handshake, &secrets.client_app0, &secrets.server_app0)
+        else {
+            return self.go_dark(Undecrypted::SecretsMissing);
+        };
+        let mk = |s: &[u8]| keys::tls13_traffic_keys(params.hash, s, params.aead.key_len()).and_then(|k| RecordCipher::new(params.aead, &k, Layer::Tls13));
+        let (Some(c), Some(s)) = (mk(chs), mk(shs)) else {
+            return self.go_dark(Undecrypted::SecretsMissing); // a secret of the wrong length for the hash
+        };
+        self.to_server.prot = Some(Protection::Handshake13(c));
+        self.to_client.prot = Some(Protection::Handshake13(s));
+        self.state = TlsState::Tls13 { params, client_app: cap.clone(), server_app: sap.clone() };
+    }
+
+    /// RFC 5246 §7.1: ChangeCipherSpec switches the sender's direction to the negotiated keys.
+    fn change_cipher_spec12(&mut self, dir: Direction, keylog: &KeyLog) {
+        let TlsState::Tls12(p) = &self.state else { return };
+        let master = match self.lookup(keylog, &p.client.random) {
+            Ok(s) => s.master.clone(),
+            Err(why) => return self.go_dark(why),
+        };
+        let Some(master) = master else {
+            return self.go_dark(Undecrypted::SecretsMissing);
+        };
+        let (c, s) = keys::tls12_keys(p.hash, &master, &p.client.random, &p.server.random, p.aead.key_len(), p.aead.tls12_iv_len());
+        let k = match dir {
+            Direction::ToServer => c,
+            Direction::ToClient => s,
+        };
+        match RecordCipher::new(p.aead, &k, Layer::Tls12) {
+            Some(cipher) => self.dir_mut(dir).prot = Some(Protection::Sealed12(cipher)),
+            None => self.go_dark(Undecrypted::SecretsMissing),
+        }
+    }
+
+    /// A record after the ServerHello: plaintext handshake (1.2), ChangeCipherSpec, or protected.
+    fn protected<F: FnMut(Delivery<'_>)>(&mut self, dir: Direction, rec: Record<'_>, frame: u64, ts: Timestamp, keylog: &KeyLog, out: &mut F) {
+        let is13 = matches!(self.state, TlsState::Tls13 { .. });
+        let size = (rec.fragment.len() + 5) as u64;
+        if self.dir_mut(dir).prot.is_none() {
+            match (rec.content_type(), is13) {
+                (20, false) => self.change_cipher_spec12(dir, keylog),
+                // RFC 8446 §5: ChangeCipherSpec in 1.3 is middlebox compatibility only.
+                (20, true) => {}
+                (22, _) => self.clear_handshake(dir, rec.fragment, keylog),
+                (23, true) => self.early_data_bytes = self.early_data_bytes.saturating_add(size),
+                _ => {}
+            }
+            return;
+        }
+        if is13 && rec.content_type() == 20 {
+            return;
+        }
+        let opened = match self.dir_mut(dir).prot.as_mut() {
+            Some(Protection::Sealed12(c) | Protection::Handshake13(c) | Protection::App13 { cipher: c, .. }) => {
+                c.open(&rec.header, rec.fragment)
+            }
+            None => return,
+        };
+        let Some(opened) = opened else {
+            // RFC 8446 §4.2.10: a server that rejects 0-RTT skips records that fail to decrypt under the
+            // handshake key; so does mcptap, for the client's early data.
+            let early = is13
+                && dir == Direction::ToServer
+                && matches!(self.to_server.prot, Some(Protection::Handshake13(_)))
+                && matches!(&self.state, TlsState::Tls13 { params, .. } if params.client.early_data);
+            if early {
+                self.early_data_bytes = self.early_data_bytes.saturating_add(size);
+            } else {
+                self.go_dark(Undecrypted::DecryptionFailed);
+                self.undecrypted_bytes = self.undecrypted_bytes.saturating_add(size);
+            }
+            return;
+        };
+        let mut switch = Switch::None;
+        match opened.content_type {
+            22 => {
+                let mut alpn = None;
+                self.dir_mut(dir).hs.feed(&opened.plaintext, &mut |t, body| match t {
+                    handshake::ENCRYPTED_EXTENSIONS => alpn = handshake::encrypted_extensions_alpn(body),
+                    handshake::FINISHED if is13 => switch = Switch::ToApp,
+                    handshake::KEY_UPDATE if is13 => switch = Switch::KeyUpdate,
+                    // NewSessionTicket and the rest carry nothing the decryptor needs.
+                    _ => {}
+                });
+                if let Some(a) = alpn {
+                    self.set_alpn(a);
+                }
+            }
+            23 => {
+                self.decrypted_bytes = self.decrypted_bytes.saturating_add(opened.plaintext.len() as u64);
+                if dir == Direction::ToServer && opened.plaintext.starts_with(H2_PREFACE) {
+                    self.http2 = true;
+                }
+                if !self.http2 && !opened.plaintext.is_empty() {
+                    out(Delivery::Data { dir, bytes: &opened.plaintext, frame, ts });
+                }
+            }
+            _ => {} // alert (close_notify), heartbeat
+        }
+        self.switch(dir, switch);
+    }
+
+    fn switch(&mut self, dir: Direction, switch: Switch) {
+        if switch == Switch::None {
+            return;
+        }
+        let TlsState::Tls13 { params, client_app, server_app } = &self.state else { return };
+        let (aead, hash) = (params.aead, params.hash);
+        let app0 = match dir {
+            Direction::ToServer => client_app.clone(),
+            Direction::ToClient => server_app.clone(),
+        };
+        let next = match (switch, self.dir_mut(dir).prot.take()) {
+            (Switch::None, _) => return,
+            (Switch::ToApp, _) => Some(app0),
+            // RFC 8446 §4.6.3: after sending KeyUpdate, the sender protects its traffic with the next
+            // generation of keys (§7.2).
+            (Switch::KeyUpdate, Some(Protection::App13 { secret, .. })) => keys::tls13_next_secret(hash, &secret),
+            (Switch::KeyUpdate, _) => None,
+        };
+        let prot = next.and_then(|secret| {
+            let k = keys::tls13_traffic_keys(hash, &secret, aead.key_len())?;
+            Some(Protection::App13 { cipher: RecordCipher::new(aead, &k, Layer::Tls13)?, secret })
+        });
+        match prot {
+            Some(p) => self.dir_mut(dir).prot = Some(p),
+            None => self.go_dark(Undecrypted::SecretsMissing),
+        }
+    }
+}
+
+/// RFC 9113 §3.4: the client connection preface starts with this string.
+pub const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0";
+
+/// How a connection's bytes are read.
+#[derive(Debug)]
+enum Transport {
+    /// No byte seen yet.
+    Undecided,
+    /// Plaintext: straight to HTTP.
+    Plain,
+    /// Plaintext HTTP/2 (preface seen): not analysed.
+    Http2,
+    Tls(Box<TlsConnection>),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Endpoints {
+    client: SocketAddr,
+    server: SocketAddr,
+}
+
+/// Counters for the summary.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TlsStats {
+    pub connections: u64,
+    pub decrypted: u64,
+    pub undecrypted: BTreeMap<String, u64>,
+    pub decrypted_bytes: u64,
+    pub undecrypted_bytes: u64,
+    pub early_data_bytes: u64,
+    pub http2_connections: u64,
+    pub keylog_secrets: u64,
+    pub keylog_malformed: u64,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Agg {
+    connections: u64,
+    bytes: u64,
+    client: Option<SocketAddr>,
+    sni: String,
+    frames: Vec<u64>,
+    first_ts: Option<Timestamp>,
+}
+
+impl Agg {
+    fn add(&mut self, ep: Endpoints, sni: &str, bytes: u64, frame: u64, ts: Timestamp) {
+        self.connections += 1;
+        self.bytes = self.bytes.saturating_add(bytes);
+        self.client.get_or_insert(ep.client);
+        if self.sni.is_empty() {
+            self.sni = sni.to_string();
+        }
+        if self.frames.len() < 8 && frame > 0 {
+            self.frames.push(frame);
+        }
+        self.first_ts.get_or_insert(ts);
+    }
+}
+
+/// The TLS layer of a run: which connections are TLS, their decryptors, the key log, and the coverage
+/// tallies per server.
+#[derive(Debug, Default)]
+pub struct TlsLayer {
+    keylog: KeyLog,
+    conns: HashMap<ConnId, (Endpoints, Transport, Timestamp)>,
+    dark: BTreeMap<(SocketAddr, Undecrypted), Agg>,
+    http2: BTreeMap<SocketAddr, Agg>,
+    stats: TlsStats,
+}
+
+impl TlsLayer {
+    pub fn new(keylog: KeyLog) -> TlsLayer {
+        TlsLayer { keylog, ..TlsLayer::default() }
+    }
+
+    /// Key-log text found in the capture itself (pcapng Decryption Secrets Blocks).
+    pub fn add_secrets(&mut self, text: &[u8]) {
+        self.keylog.add_text(text);
+    }
+
+    pub fn stats(&self) -> TlsStats {
+        let mut s = self.stats.clone();
+        s.keylog_secrets = self.keylog.secret_lines;
+        s.keylog_malformed = self.keylog.malformed_lines;
+        s
+    }
+
+    pub fn open(&mut self, conn: ConnId, client: SocketAddr, server: SocketAddr, ts: Timestamp) {
+        // ALLOC: one transport per open connection, bounded by limits::max_connections
+        self.conns.insert(conn, (Endpoints { client, server }, Transport::Undecided, ts));
+    }
+
+    /// In-order bytes of a connection: decides the transport on the first bytes, then passes plaintext
+    /// on (decrypted when TLS).
+    pub fn data<F: FnMut(Delivery<'_>)>(&mut self, conn: ConnId, dir: Direction, bytes: &[u8], frame: u64, ts: Timestamp, out: &mut F) {
+        let Some((_, transport, _)) = self.conns.get_mut(&conn) else {
+            out(Delivery::Data { dir, bytes, frame, ts });
+            return;
+        };
+        if let Transport::Undecided = transport {
+            *transport = classify(dir, bytes, frame);
+            if let Transport::Tls(_) = transport {
+                self.stats.connections += 1;
+            }
+        }
+        match transport {
+            Transport::Undecided | Transport::Plain => out(Delivery::Data { dir, bytes, frame, ts }),
+            Transport::Http2 => {}
+            Transport::Tls(t) => t.data(dir, bytes, frame, ts, &self.keylog, out),
+        }
+    }
+
+    /// Lost bytes of a connection; the gap is always passed on.
+    pub fn gap<F: FnMut(Delivery<'_>)>(&mut self, conn: ConnId, dir: Direction, len: u64, frame: u64, ts: Timestamp, out: &mut F) {
+        if let Some((_, Transport::Tls(t), _)) = self.conns.get_mut(&conn) {
+            t.gap(len);
+        }
+        out(Delivery::Gap { dir, len, frame, ts });
+    }
+
+    /// The connection is gone: its outcome goes into the tallies.
+    pub fn close(&mut self, conn: ConnId) {
+        let Some((ep, transport, ts)) = self.conns.remove(&conn) else { return };
+        match transport {
+            Transport::Undecided | Transport::Plain => {}
+            Transport::Http2 => {
+                self.stats.http2_connections += 1;
+                self.http2.entry(ep.server).or_default().add(ep, "", 0, 0, ts);
+            }
+            Transport::Tls(t) => {
+                self.stats.decrypted_bytes += t.decrypted_bytes;
+                self.stats.undecrypted_bytes += t.undecrypted_bytes;
+                self.stats.early_data_bytes += t.early_data_bytes;
+                // A handshake that never finished (no ServerHello) has nothing to decrypt and nothing dark.
+                let dark = match &t.state {
+                    TlsState::Dark(why) => Some(*why),
+                    TlsState::Hello { .. } => None,
+                    _ => {
+                        self.stats.decrypted += 1;
+                        None
+                    }
+                };
+                if let Some(why) = dark {
+                    *self.stats.undecrypted.entry(why.to_string()).or_default() += 1;
+                    self.dark.entry((ep.server, why)).or_default().add(ep, &t.sni, t.undecrypted_bytes, t.first_frame, ts);
+                }
+                if t.http2 {
+                    self.stats.http2_connections += 1;
+                    self.http2.entry(ep.server).or_default().add(ep, &t.sni, t.decrypted_bytes, t.first_frame, ts);
+                }
+            }
+        }
+    }
+
+    /// End of capture: every connection still open is closed and the coverage facts are emitted, one per
+    /// server and reason (sorted: deterministic).
+    pub fn finish<F: FnMut(Fact)>(&mut self, ts: Timestamp, out: &mut F) {
+        let mut open: Vec<ConnId> = self.conns.keys().copied().collect();
+        open.sort();
+        for c in open {
+            self.close(c);
+        }
+        let ctx = |server: SocketAddr, key: String, a: &Agg| FactContext {
+            ts: a.first_ts.unwrap_or(ts),
+            session_key: key,
+            session_id: "-".into(),
+            client: a.client.unwrap_or(SocketAddr::from(([0, 0, 0, 0], 0))),
+            server,
+            host: a.sni.clone(),
+            endpoint: String::new(),
+            era: Era::Unknown,
+            version: String::new(),
+            frames: {
+                let mut f = a.frames.clone();
+                f.sort_unstable();
+                f
+            },
+            crosses_gap: false,
+        };
+        for ((server, why), a) in &self.dark {
+            out(Fact {
+                ctx: ctx(*server, format!("{server} tls {why}"), a),
+                kind: FactKind::TlsUndecrypted(facts::TlsUndecrypted {
+                    reason: why.to_string(),
+                    connections: a.connections as i64,
+                    bytes: a.bytes as i64,
+                    sni: a.sni.clone(),
+                }),
+            });
+        }
+        for (server, a) in &self.http2 {
+            out(Fact {
+                ctx: ctx(*server, format!("{server} http2"), a),
+                kind: FactKind::Http2Seen(facts::Http2Seen { connections: a.connections as i64, sni: a.sni.clone() }),
+            });
+        }
+    }
+}
+
+/// RFC 8446 §5.1 / §4.1.2: a client's TLS stream starts with a handshake record (type 22, major version 3)
+/// holding a ClientHello (type 1). A stream that starts with another TLS record was picked up midstream.
+fn classify(dir: Direction, bytes: &[u8], frame: u64) -> Transport {
+    if bytes.starts_with(H2_PREFACE) {
+        return Transport::Http2;
+    }
+    match bytes {
+        [22, 3, _, _, _, 1, ..] | [22, 3] | [22, 3, _] | [22, 3, _, _] | [22, 3, _, _, _] if dir == Direction::ToServer => {
+            Transport::Tls(Box::new(TlsConnection::new(frame)))
+        }
+        [20..=23, 3, 0..=4, ..] => {
+            let mut t = TlsConnection::new(frame);
+            t.go_dark(Undecrypted::NoHandshake);
+            Transport::Tls(Box::new(t))
+        }
+        _ => Transport::Plain,
+    }
+}
+
+impl fmt::Display for TlsStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dark: u64 = self.undecrypted.values().sum();
+        let reasons: Vec<String> = self.undecrypted.iter().map(|(k, v)| format!("{v} {k}")).collect();
+        write!(
+            f,
+            "{} connections ({} decrypted, {} undecrypted{}), {} bytes decrypted, {} bytes undecrypted",
+            self.connections,
+            self.decrypted,
+            dark,
+            if reasons.is_empty() { String::new() } else { format!(": {}", reasons.join(", ")) },
+            self.decrypted_bytes,
+            self.undecrypted_bytes
+        )?;
+        if self.early_data_bytes > 0 {
+            write!(f, ", {} bytes of 0-RTT early data skipped", self.early_data_bytes)?;
+        }
+        if self.http2_connections > 0 {
+            write!(f, ", {} HTTP/2 connections not analysed", self.http2_connections)?;
+        }
+        write!(f, "; key log: {} secrets, {} malformed lines", self.keylog_secrets, self.keylog_malformed)
+    }
+}
