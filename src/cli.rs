@@ -42,6 +42,11 @@ pub struct Args {
     #[arg(long = "limit", value_name = "NAME=VALUE")]
     pub limit: Vec<String>,
 
+    /// Write one tab-separated line per HTTP transaction reassembled to FILE (like Zeek's http.log; for
+    /// checking the reassembly against other tools, see README "Reassembly and gaps").
+    #[arg(long = "http-log", value_name = "FILE", hide = true)]
+    pub http_log: Option<PathBuf>,
+
     /// Do not print the summary on standard error.
     #[arg(short = 'q', long = "quiet")]
     pub quiet: bool,
@@ -71,6 +76,8 @@ pub struct Config {
     pub rules: RuleSet,
     pub limits: Limits,
     pub quiet: bool,
+    /// `--http-log FILE`.
+    pub http_log: Option<PathBuf>,
 }
 
 /// A usage error: printed as one line, exit 2.
@@ -106,7 +113,7 @@ impl Config {
             limits.set(name.trim(), value.trim()).map_err(ConfigError::Limit)?;
         }
         let rules = load_rules(args.rules.as_deref())?;
-        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet })
+        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet, http_log: args.http_log })
     }
 }
 
@@ -143,6 +150,13 @@ mod tests {
         let c = parse(&["mcptap", "-r", "x", "-o", "out.csv", "-q"]).unwrap();
         assert_eq!(c.output, Some(PathBuf::from("out.csv")));
         assert!(c.quiet);
+    }
+
+    #[test]
+    fn http_log_is_hidden_but_parsed() {
+        let c = parse(&["mcptap", "-r", "x", "--http-log", "h.tsv"]).unwrap();
+        assert_eq!(c.http_log, Some(PathBuf::from("h.tsv")));
+        assert_eq!(parse(&["mcptap", "-r", "x"]).unwrap().http_log, None);
     }
 
     #[test]

@@ -59,6 +59,10 @@ pub fn run(config: Config) -> Result<(), RunError> {
     let mut sink = CsvSink::new(out, Mode::AtEnd);
     let mut reader = CaptureReader::open(&config.inputs)?;
     let mut analyzer = Analyzer::new(config.limits.clone(), config.rules);
+    if let Some(p) = &config.http_log {
+        let f = File::create(p).map_err(|e| RunError::Output { path: p.display().to_string(), source: e })?;
+        analyzer.set_http_log(output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
+    }
     let mut fatal = None;
     loop {
         match reader.next_packet() {

@@ -12,3 +12,9 @@ mod e2e;
 mod cli;
 // The incident catalogue: expectations per sample, and every rule proven by a sample.
 mod rules;
+// A classic-pcap editor for the damage tests: cut, snap, impair.
+mod pcapedit;
+// Damaged captures: impaired paths, midstream starts, snap-length cuts.
+mod damage;
+// The HTTP transactions mcptap reassembles against tshark's (skipped without tshark).
+mod tshark;

@@ -1,6 +1,7 @@
 //! Output: where incidents go. The analyzer never knows the format (ripgrep's `Sink` boundary).
 
 pub mod csv;
+pub mod httplog;
 
 use crate::detect::Incident;
 
