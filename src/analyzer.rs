@@ -11,6 +11,7 @@ use crate::facts::{Era, Fact};
 use crate::http::{HttpAnomaly, HttpConnection, HttpEvent};
 use crate::limits::Limits;
 use crate::mcp::{McpStats, McpTracker};
+use crate::output::httplog::HttpLog;
 use crate::output::IncidentSink;
 use crate::reassembly::{ConnId, FlowEvent, FlowTable, ReassemblyStats};
 use crate::time::{Duration, Timestamp};
@@ -59,6 +60,8 @@ pub struct Analyzer {
     summary: Summary,
     now: Timestamp,
     last_expiry: Timestamp,
+    /// `--http-log`: the HTTP transaction log, when asked for.
+    http_log: Option<HttpLog>,
 }
 
 impl Analyzer {
@@ -74,6 +77,7 @@ impl Analyzer {
             now: Timestamp::ZERO,
             last_expiry: Timestamp::ZERO,
             limits,
+            http_log: None,
         }
     }
 
@@ -85,6 +89,11 @@ impl Analyzer {
     /// Key-log text found inside the capture (pcapng Decryption Secrets Blocks).
     pub fn add_secrets(&mut self, text: &[u8]) {
         self.tls.add_secrets(text);
+    }
+
+    /// Also writes one line per HTTP transaction to `log` (`--http-log`).
+    pub fn set_http_log(&mut self, log: HttpLog) {
+        self.http_log = Some(log);
     }
 
     /// Capture time: the latest packet timestamp seen.
@@ -124,9 +133,9 @@ impl Analyzer {
         match decode::decode(pkt) {
             Ok(seg) => {
                 self.summary.tcp_segments += 1;
-                let Analyzer { flows, http, tls, mcp, rules, incidents, summary, limits, .. } = self;
+                let Analyzer { flows, http, tls, mcp, rules, incidents, summary, limits, http_log, .. } = self;
                 let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
-                flows.feed(&seg, &mut |ev| route(ev, http, tls, mcp, &mut summary.http, limits, &mut on_fact));
+                flows.feed(&seg, &mut |ev| route(ev, http, tls, mcp, &mut summary.http, limits, http_log, &mut on_fact));
             }
             Err(skip) => *self.summary.skipped.entry(skip).or_default() += 1,
         }
@@ -139,9 +148,9 @@ impl Analyzer {
         self.last_expiry = self.now;
         let mut result = Ok(());
         {
-            let Analyzer { flows, http, tls, mcp, rules, incidents, summary, limits, now, .. } = self;
+            let Analyzer { flows, http, tls, mcp, rules, incidents, summary, limits, http_log, now, .. } = self;
             let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
-            flows.expire(*now, &mut |ev| route(ev, http, tls, mcp, &mut summary.http, limits, &mut on_fact));
+            flows.expire(*now, &mut |ev| route(ev, http, tls, mcp, &mut summary.http, limits, http_log, &mut on_fact));
             mcp.advance(*now, &mut on_fact);
         }
         result
@@ -152,13 +161,16 @@ impl Analyzer {
     pub fn finish(mut self, capture: CaptureStats, sink: &mut dyn IncidentSink) -> std::io::Result<Summary> {
         let mut result = Ok(());
         {
-            let Analyzer { flows, http, tls, mcp, rules, incidents, summary, limits, now, .. } = &mut self;
+            let Analyzer { flows, http, tls, mcp, rules, incidents, summary, limits, http_log, now, .. } = &mut self;
             let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
-            flows.finish(*now, &mut |ev| route(ev, http, tls, mcp, &mut summary.http, limits, &mut on_fact));
+            flows.finish(*now, &mut |ev| route(ev, http, tls, mcp, &mut summary.http, limits, http_log, &mut on_fact));
             mcp.finish(*now, &mut on_fact);
             tls.finish(*now, &mut on_fact);
         }
         result?;
+        if let Some(log) = self.http_log.take() {
+            log.finish()?;
+        }
         sink.finish(&self.incidents.sorted())?;
         let mut summary = self.summary;
         summary.capture = capture;
@@ -202,9 +214,13 @@ fn route<F: FnMut(Fact)>(
     mcp: &mut McpTracker,
     counters: &mut HttpCounters,
     limits: &Limits,
+    http_log: &mut Option<HttpLog>,
     on_fact: &mut F,
 ) {
-    let mut deliver = |conn: ConnId, hev: HttpEvent<'_>, mcp: &mut McpTracker| {
+    let mut deliver = |conn: ConnId, hev: HttpEvent<'_>, mcp: &mut McpTracker, log: &mut Option<HttpLog>| {
+        if let Some(l) = log {
+            l.http(conn, &hev);
+        }
         match &hev {
             HttpEvent::Request { .. } => counters.requests += 1,
             HttpEvent::Response { .. } => counters.responses += 1,
@@ -220,28 +236,34 @@ fn route<F: FnMut(Fact)>(
             http.insert(conn, HttpConnection::new(limits));
             tls.open(conn, client, server, ts);
             mcp.open(conn, client, server);
+            if let Some(l) = http_log {
+                l.open(conn, client, server);
+            }
         }
         FlowEvent::Data { conn, dir, bytes, frame, ts } => {
             // The TLS layer passes plaintext through and decrypts TLS (src/tls).
             if let Some(h) = http.get_mut(&conn) {
-                tls.data(conn, dir, bytes, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, mcp)));
+                tls.data(conn, dir, bytes, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, mcp, http_log)));
             }
         }
         FlowEvent::Gap { conn, dir, len, frame, ts } => {
             mcp.gap(conn, len, frame);
             if let Some(h) = http.get_mut(&conn) {
-                tls.gap(conn, dir, len, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, mcp)));
+                tls.gap(conn, dir, len, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, mcp, http_log)));
             }
         }
         FlowEvent::End { conn, dir, reason, frame, ts } => {
             mcp.end(conn, dir, reason);
             if let Some(h) = http.get_mut(&conn) {
-                h.end(dir, reason, frame, ts, &mut |hev| deliver(conn, hev, mcp));
+                h.end(dir, reason, frame, ts, &mut |hev| deliver(conn, hev, mcp, http_log));
             }
         }
         FlowEvent::Close { conn, ts } => {
             http.remove(&conn);
             tls.close(conn);
+            if let Some(l) = http_log {
+                l.close(conn);
+            }
             mcp.close(conn, ts, on_fact);
         }
     }

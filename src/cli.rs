@@ -53,6 +53,10 @@ pub struct Args {
     /// in a pcapng (Decryption Secrets Block) are read too.
     #[arg(long = "keylog", value_name = "FILE")]
     pub keylog: Vec<PathBuf>,
+    /// Write one tab-separated line per HTTP transaction reassembled to FILE (like Zeek's http.log; for
+    /// checking the reassembly against other tools, see README "Reassembly and gaps").
+    #[arg(long = "http-log", value_name = "FILE", hide = true)]
+    pub http_log: Option<PathBuf>,
 
     /// Do not print the summary on standard error.
     #[arg(short = 'q', long = "quiet")]
@@ -90,6 +94,8 @@ pub struct Config {
     pub report: crate::output::ReportArgs,
     /// Secrets of every `--keylog` file.
     pub keylog: KeyLog,
+    /// `--http-log FILE`.
+    pub http_log: Option<PathBuf>,
 }
 
 /// A usage error: printed as one line, exit 2.
@@ -132,7 +138,7 @@ impl Config {
             let text = std::fs::read(p).map_err(|source| ConfigError::KeyLog { path: p.display().to_string(), source })?;
             keylog.add_text(&text);
         }
-        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet, report: args.report, keylog })
+        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet, report: args.report, keylog, http_log: args.http_log })
     }
 }
 
@@ -187,6 +193,13 @@ mod tests {
         assert!(Args::try_parse_from(["mcptap", "-r", "x", "--fail-on", "severe"]).is_err());
         assert!(Args::try_parse_from(["mcptap", "-r", "x", "--format", "xml"]).is_err());
         assert_eq!(parse(&["mcptap", "-r", "x"]).unwrap().report.format, crate::output::Format::Csv);
+    }
+
+    #[test]
+    fn http_log_is_hidden_but_parsed() {
+        let c = parse(&["mcptap", "-r", "x", "--http-log", "h.tsv"]).unwrap();
+        assert_eq!(c.http_log, Some(PathBuf::from("h.tsv")));
+        assert_eq!(parse(&["mcptap", "-r", "x"]).unwrap().http_log, None);
     }
 
     #[test]

@@ -83,6 +83,10 @@ pub fn run(config: Config) -> Result<(), RunError> {
     }
     let mut progress = output::progress::Progress::new(!config.quiet, reader.total_size());
     analyzer.set_keylog(config.keylog);
+    if let Some(p) = &config.http_log {
+        let f = File::create(p).map_err(|e| RunError::Output { path: p.display().to_string(), source: e })?;
+        analyzer.set_http_log(output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
+    }
     let mut fatal = None;
     loop {
         match reader.next_packet() {

@@ -18,3 +18,9 @@ mod reports;
 mod html;
 // TLS samples: decryption gives what the plaintext twin gives, tshark agrees, missing keys are reported.
 mod tls;
+// A classic-pcap editor for the damage tests: cut, snap, impair.
+mod pcapedit;
+// Damaged captures: impaired paths, midstream starts, snap-length cuts.
+mod damage;
+// The HTTP transactions mcptap reassembles against tshark's (skipped without tshark).
+mod tshark;

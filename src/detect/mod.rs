@@ -9,7 +9,7 @@ pub mod typecheck;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use crate::facts::Fact;
+use crate::facts::{Fact, FactKind};
 use crate::time::Timestamp;
 
 pub use rule::{Rule, RuleError, RuleText, Severity, Suppress};
@@ -17,6 +17,18 @@ pub use rule::{Rule, RuleError, RuleText, Severity, Suppress};
 /// The built-in rules (`rules/*.toml`, by file name), embedded at build time by `build.rs` so the binary
 /// runs from any directory.
 pub const BUILTIN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/builtin_rules.rs"));
+
+/// Appended to the evidence of an incident whose session lost stream bytes to a capture gap: what the
+/// rule saw may be incomplete (a response shift judged across a gap, an event id never seen), so the
+/// reader must weigh it (Zeek marks such messages "interrupted by a content gap"). Added once per row,
+/// also when only a repeat crossed the gap.
+pub const CROSSES_GAP: &str = " (evidence crosses a capture gap)";
+
+/// The fact's session lost bytes to a gap, and the fact is not the gap notice itself (CAPTURE-GAPS says
+/// so already).
+fn marks_gap(fact: &Fact) -> bool {
+    fact.ctx.crosses_gap && !matches!(fact.kind, FactKind::CaptureGap(_))
+}
 
 /// Frames listed per incident at most (INCIDENTS.md, `frames` column).
 pub const MAX_FRAMES: usize = 8;
@@ -167,6 +179,9 @@ impl Incidents {
                         row.frames.push(*f);
                     }
                 }
+                if marks_gap(fact) && !row.evidence.ends_with(CROSSES_GAP) {
+                    row.evidence.push_str(CROSSES_GAP);
+                }
             }
             return Raised::Repeat(i);
         }
@@ -194,7 +209,13 @@ impl Incidents {
             era,
             count: 1,
             frames,
-            evidence: rule.render_evidence(fact),
+            evidence: {
+                let mut e = rule.render_evidence(fact);
+                if marks_gap(fact) {
+                    e.push_str(CROSSES_GAP);
+                }
+                e
+            },
             action: rule.action.clone(),
             session_key: fact.ctx.session_key.clone(),
         };
@@ -268,5 +289,41 @@ mod tests {
         for r in RuleSet::builtin().unwrap().rules() {
             assert_eq!(r.source, format!("rules/{}.toml", r.id));
         }
+    }
+
+    fn shift(crosses_gap: bool, session: &str) -> Fact {
+        use crate::facts::{Era, FactContext, ResponseShift};
+        Fact {
+            ctx: FactContext {
+                ts: Timestamp(0),
+                session_key: session.into(),
+                session_id: session.into(),
+                client: "127.0.0.1:5000".parse().unwrap(),
+                server: "127.0.0.1:8000".parse().unwrap(),
+                host: "h".into(),
+                endpoint: "/mcp".into(),
+                era: Era::Streamable2025,
+                version: String::new(),
+                frames: vec![1],
+                crosses_gap,
+            },
+            kind: FactKind::ResponseShift(ResponseShift { to: "text/event-stream".into(), cursor: "none".into(), json_before: 3, ..Default::default() }),
+        }
+    }
+
+    #[test]
+    fn incident_evidence_says_when_it_crosses_a_gap() {
+        let set = RuleSet::builtin().unwrap();
+        let rule = set.rules().iter().find(|r| r.id == "MCP-SSE-DOWNGRADE").unwrap();
+        let mut inc = Incidents::default();
+        let Raised::New(clean) = inc.raise(rule, &shift(false, "a")) else { panic!("new") };
+        assert!(!inc.get(clean).unwrap().evidence.ends_with(CROSSES_GAP));
+        let Raised::New(gapped) = inc.raise(rule, &shift(true, "b")) else { panic!("new") };
+        assert!(inc.get(gapped).unwrap().evidence.ends_with(CROSSES_GAP), "{}", inc.get(gapped).unwrap().evidence);
+        // A repeat that crosses a gap marks the row once; further repeats do not stack the suffix.
+        inc.raise(rule, &shift(true, "a"));
+        inc.raise(rule, &shift(true, "a"));
+        let e = &inc.get(clean).unwrap().evidence;
+        assert!(e.ends_with(CROSSES_GAP) && e.matches(CROSSES_GAP).count() == 1, "{e}");
     }
 }

@@ -237,6 +237,9 @@ pub enum HttpEvent<'a> {
     ResponseBody { tx: Option<TxId>, bytes: &'a [u8], frame: u64, ts: Timestamp },
     /// A complete SSE event of a `text/event-stream` response; `frame` carried its terminating blank line.
     Sse { tx: Option<TxId>, event: SseEvent, frame: u64, ts: Timestamp },
+    /// `len` decoded body bytes of a `text/event-stream` response went to the SSE parser (its events follow
+    /// as `Sse`). Only the length: it lets a transaction log count SSE body bytes as for any body.
+    SseBody { tx: Option<TxId>, len: usize, frame: u64, ts: Timestamp },
     /// An SSE `:` comment line (keep-alive).
     SseComment { tx: Option<TxId>, frame: u64, ts: Timestamp },
     ResponseEnd { tx: Option<TxId>, end: MessageEnd, frame: u64, ts: Timestamp },
@@ -1018,6 +1021,8 @@ fn deliver<F: FnMut(HttpEvent<'_>)>(sse: &mut Option<Box<SseParser>>, tx: MsgTx,
         return;
     };
     bump(&mut sink.stats.response_body_bytes, data.len());
+    let (frame, ts) = (sink.frame, sink.ts);
+    sink.emit(HttpEvent::SseBody { tx: rtx, len: data.len(), frame, ts });
     let mut rest = data;
     loop {
         let (n, item) = parser.feed(rest);
@@ -1150,8 +1155,9 @@ mod tests {
         Anomaly(HttpAnomaly),
     }
 
-    fn own(ev: &HttpEvent<'_>) -> (Ev, u64) {
-        match ev {
+    /// `SseBody` lengths depend on how the input was split; the split-invariance tests compare the rest.
+    fn own(ev: &HttpEvent<'_>) -> Option<(Ev, u64)> {
+        Some(match ev {
             HttpEvent::Request { tx, head, frame, .. } => {
                 (Ev::Req { tx: *tx, method: head.method.clone(), target: head.target.clone() }, *frame)
             }
@@ -1167,7 +1173,8 @@ mod tests {
             HttpEvent::SseComment { tx, frame, .. } => (Ev::Comment { tx: *tx }, *frame),
             HttpEvent::ResponseEnd { tx, end, frame, .. } => (Ev::RespEnd { tx: *tx, end: *end }, *frame),
             HttpEvent::Anomaly { kind, frame, .. } => (Ev::Anomaly(*kind), *frame),
-        }
+            HttpEvent::SseBody { .. } => return None,
+        })
     }
 
     /// Test driver: one connection, events recorded with the frame that produced them.
@@ -1191,7 +1198,7 @@ mod tests {
             self.frame += 1;
             let frame = self.frame;
             let mut got = Vec::new();
-            self.conn.data(dir, bytes, frame, Timestamp(frame as i64), &mut |ev| got.push(own(&ev)));
+            self.conn.data(dir, bytes, frame, Timestamp(frame as i64), &mut |ev| got.extend(own(&ev)));
             self.events.extend(got.iter().cloned());
             got.into_iter().map(|(e, _)| e).collect()
         }
@@ -1208,7 +1215,7 @@ mod tests {
             self.frame += 1;
             let frame = self.frame;
             let mut got = Vec::new();
-            self.conn.gap(dir, len, frame, Timestamp(frame as i64), &mut |ev| got.push(own(&ev)));
+            self.conn.gap(dir, len, frame, Timestamp(frame as i64), &mut |ev| got.extend(own(&ev)));
             self.events.extend(got.iter().cloned());
             got.into_iter().map(|(e, _)| e).collect()
         }
@@ -1217,7 +1224,7 @@ mod tests {
             self.frame += 1;
             let frame = self.frame;
             let mut got = Vec::new();
-            self.conn.end(dir, reason, frame, Timestamp(frame as i64), &mut |ev| got.push(own(&ev)));
+            self.conn.end(dir, reason, frame, Timestamp(frame as i64), &mut |ev| got.extend(own(&ev)));
             self.events.extend(got.iter().cloned());
             got.into_iter().map(|(e, _)| e).collect()
         }

@@ -286,6 +286,9 @@ struct ConnView {
     early_gaps: u64,
     early_missed: u64,
     early_frame: u64,
+    /// A capture gap hit this connection: every session later bound to one of its responses has
+    /// evidence that may cross the gap (`FactContext::crosses_gap`), not only those bound before it.
+    gapped: bool,
 }
 
 impl ConnView {
@@ -416,6 +419,7 @@ impl McpTracker {
                 early_gaps: 0,
                 early_missed: 0,
                 early_frame: 0,
+                gapped: false,
             },
         );
     }
@@ -433,6 +437,7 @@ impl McpTracker {
     /// A capture gap on a connection, noticed at `frame`.
     pub fn gap(&mut self, conn: ConnId, len: u64, frame: u64) {
         let Some(view) = self.conns.get_mut(&conn) else { return };
+        view.gapped = true;
         for tx in view.txs.iter() {
             if let Some(key) = tx.resp.as_ref().and_then(|r| r.session.as_ref()) {
                 if let Some(s) = self.sessions.get_mut(key) {
@@ -759,10 +764,19 @@ impl McpTracker {
         if !req.checked {
             self.request_end(conn, tx, ts, out);
         }
-        if let Some(v) = self.conns.get_mut(&conn) {
-            v.mcp = true;
-        }
+        let gapped = match self.conns.get_mut(&conn) {
+            Some(v) => {
+                v.mcp = true;
+                v.gapped
+            }
+            None => false,
+        };
         let key = self.session_for(client, server, &info, resp_sid.as_deref(), ts);
+        if gapped {
+            if let Some(s) = self.sessions.get_mut(&key) {
+                s.gap = true;
+            }
+        }
         if initialize {
             if let Some(sid) = &resp_sid {
                 if self.minted.len() < self.limits.max_sessions {

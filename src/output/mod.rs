@@ -11,6 +11,7 @@ pub mod jsonl;
 pub mod progress;
 pub mod sessions;
 pub mod timeline;
+pub mod httplog;
 
 use std::path::PathBuf;
 
