@@ -1,7 +1,7 @@
 //! The analyzer: drives one packet through every stage and keeps the run's counters. Synchronous and
 //! sans-IO (the caller brings packets and a sink), so file and live capture run exactly the same code.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::capture::{CaptureStats, RawPacket};
@@ -12,7 +12,7 @@ use crate::http::{HttpAnomaly, HttpConnection, HttpEvent};
 use crate::limits::Limits;
 use crate::mcp::{McpStats, McpTracker};
 use crate::output::IncidentSink;
-use crate::reassembly::{ConnId, FlowEvent, FlowTable, ReassemblyStats};
+use crate::reassembly::{ConnId, ConnMap, FlowEvent, FlowTable, ReassemblyStats};
 use crate::time::{Duration, Timestamp};
 
 /// Counters of the HTTP layer, summed over connections.
@@ -70,7 +70,7 @@ pub struct Summary {
 pub struct Analyzer {
     limits: Limits,
     flows: FlowTable,
-    http: HashMap<ConnId, HttpConnection>,
+    http: ConnMap<HttpConnection>,
     mcp: McpTracker,
     rules: RuleSet,
     incidents: Incidents,
@@ -83,7 +83,7 @@ impl Analyzer {
     pub fn new(limits: Limits, rules: RuleSet) -> Analyzer {
         Analyzer {
             flows: FlowTable::new(&limits),
-            http: HashMap::new(),
+            http: ConnMap::default(),
             mcp: McpTracker::new(&limits),
             rules,
             incidents: Incidents::default(),
@@ -187,7 +187,7 @@ fn fact_handler<'a>(
 /// Hands a reassembly event to the HTTP layer of its connection and the HTTP events on to the MCP layer.
 fn route<F: FnMut(Fact)>(
     ev: FlowEvent<'_>,
-    http: &mut HashMap<ConnId, HttpConnection>,
+    http: &mut ConnMap<HttpConnection>,
     mcp: &mut McpTracker,
     counters: &mut HttpCounters,
     limits: &Limits,
