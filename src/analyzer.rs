@@ -1,7 +1,7 @@
 //! The analyzer: drives one packet through every stage and keeps the run's counters. Synchronous and
 //! sans-IO (the caller brings packets and a sink), so file and live capture run exactly the same code.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::capture::{CaptureStats, RawPacket};
@@ -13,7 +13,7 @@ use crate::limits::Limits;
 use crate::mcp::{McpStats, McpTracker};
 use crate::output::httplog::HttpLog;
 use crate::output::IncidentSink;
-use crate::reassembly::{ConnId, FlowEvent, FlowTable, ReassemblyStats};
+use crate::reassembly::{ConnId, ConnMap, FlowEvent, FlowTable, ReassemblyStats};
 use crate::time::{Duration, Timestamp};
 use crate::tls::keylog::KeyLog;
 use crate::tls::{Delivery, TlsLayer, TlsStats};
@@ -25,6 +25,32 @@ pub struct HttpCounters {
     pub responses: u64,
     pub sse_events: u64,
     pub anomalies: BTreeMap<HttpAnomaly, u64>,
+    /// Final responses by media type (lower-cased, parameters dropped; `none` without `Content-Type`). At
+    /// most [`MAX_CONTENT_TYPES`] distinct names are kept; the rest are counted under `other` so a hostile
+    /// capture cannot grow the map.
+    pub responses_by_type: BTreeMap<String, u64>,
+}
+
+/// Distinct media types counted by name in [`HttpCounters::responses_by_type`].
+pub const MAX_CONTENT_TYPES: usize = 16;
+
+impl HttpCounters {
+    fn count_response(&mut self, headers: &crate::http::Headers) {
+        let name = headers.get("content-type").map(|v| v.split(';').next().unwrap_or_default().trim());
+        let name = match name {
+            None => "none",
+            Some(n) => n,
+        };
+        // Looked up without allocating on the hot path: only a new media type allocates its name.
+        if let Some(c) = self.responses_by_type.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, c)| c) {
+            *c += 1;
+        } else if self.responses_by_type.len() < MAX_CONTENT_TYPES {
+            // ALLOC: one name per distinct media type, at most MAX_CONTENT_TYPES.
+            self.responses_by_type.insert(name.to_ascii_lowercase(), 1);
+        } else {
+            *self.responses_by_type.entry("other".to_string()).or_default() += 1;
+        }
+    }
 }
 
 /// What the run saw and skipped, printed at the end (the summary on standard error).
@@ -52,7 +78,7 @@ pub struct Summary {
 pub struct Analyzer {
     limits: Limits,
     flows: FlowTable,
-    http: HashMap<ConnId, HttpConnection>,
+    http: ConnMap<HttpConnection>,
     tls: TlsLayer,
     mcp: McpTracker,
     rules: RuleSet,
@@ -68,7 +94,7 @@ impl Analyzer {
     pub fn new(limits: Limits, rules: RuleSet) -> Analyzer {
         Analyzer {
             flows: FlowTable::new(&limits),
-            http: HashMap::new(),
+            http: ConnMap::default(),
             tls: TlsLayer::default(),
             mcp: McpTracker::new(&limits),
             rules,
@@ -209,7 +235,7 @@ fn fact_handler<'a>(
 /// Hands a reassembly event to the HTTP layer of its connection and the HTTP events on to the MCP layer.
 fn route<F: FnMut(Fact)>(
     ev: FlowEvent<'_>,
-    http: &mut HashMap<ConnId, HttpConnection>,
+    http: &mut ConnMap<HttpConnection>,
     tls: &mut TlsLayer,
     mcp: &mut McpTracker,
     counters: &mut HttpCounters,
@@ -223,7 +249,10 @@ fn route<F: FnMut(Fact)>(
         }
         match &hev {
             HttpEvent::Request { .. } => counters.requests += 1,
-            HttpEvent::Response { .. } => counters.responses += 1,
+            HttpEvent::Response { head, .. } => {
+                counters.responses += 1;
+                counters.count_response(&head.headers);
+            }
             HttpEvent::Sse { .. } => counters.sse_events += 1,
             HttpEvent::Anomaly { kind, .. } => *counters.anomalies.entry(*kind).or_default() += 1,
             _ => {}
@@ -322,6 +351,10 @@ impl fmt::Display for Summary {
             h.sse_events,
             if anomalies.is_empty() { "none".to_string() } else { anomalies.join(", ") }
         )?;
+        if !h.responses_by_type.is_empty() {
+            let types: Vec<String> = h.responses_by_type.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            writeln!(f, "  http:      responses by content type: {}", types.join(", "))?;
+        }
         let m = &self.mcp;
         let total: u64 = m.sessions_by_era.values().sum();
         let eras: Vec<String> = m.sessions_by_era.iter().map(|(e, n)| format!("{n} {}", era_name(*e))).collect();
@@ -361,4 +394,30 @@ fn skip_name(s: Skip) -> &'static str {
 
 fn era_name(e: Era) -> &'static str {
     e.as_str()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+    use crate::http::Headers;
+
+    fn ct(v: Option<&str>) -> Headers {
+        Headers(v.map(|v| vec![("content-type".to_string(), v.to_string())]).unwrap_or_default())
+    }
+
+    #[test]
+    fn responses_by_type_folds_case_and_parameters_and_caps_names() {
+        let mut c = HttpCounters::default();
+        c.count_response(&ct(Some("Text/Event-Stream; charset=utf-8")));
+        c.count_response(&ct(Some("text/event-stream")));
+        c.count_response(&ct(None));
+        assert_eq!(c.responses_by_type.get("text/event-stream"), Some(&2));
+        assert_eq!(c.responses_by_type.get("none"), Some(&1));
+        for i in 0..40 {
+            c.count_response(&ct(Some(&format!("x/{i}"))));
+        }
+        assert_eq!(c.responses_by_type.len(), MAX_CONTENT_TYPES + 1);
+        assert_eq!(c.responses_by_type.get("other"), Some(&(40 + 2 - MAX_CONTENT_TYPES as u64)));
+    }
 }

@@ -23,7 +23,7 @@ use crate::facts::{self, Era, Fact, FactContext, FactKind};
 use crate::http::{HttpEvent, MessageEnd, RequestHead, ResponseHead, SseEvent, TxId};
 use crate::jsonrpc::{self, Id, Message};
 use crate::limits::Limits;
-use crate::reassembly::{ConnId, EndReason};
+use crate::reassembly::{ConnId, ConnMap, EndReason};
 use crate::time::{Duration, Timestamp};
 
 use cursor::Step;
@@ -352,7 +352,7 @@ enum Timer {
 
 pub struct McpTracker {
     limits: Limits,
-    conns: HashMap<ConnId, ConnView>,
+    conns: ConnMap<ConnView>,
     sessions: HashMap<SessionKey, Session>,
     clients: HashMap<(IpAddr, SocketAddr), ClientState>,
     servers: HashMap<SocketAddr, ServerState>,
@@ -371,7 +371,7 @@ impl McpTracker {
     pub fn new(limits: &Limits) -> McpTracker {
         McpTracker {
             limits: limits.clone(),
-            conns: HashMap::new(),
+            conns: ConnMap::default(),
             sessions: HashMap::new(),
             clients: HashMap::new(),
             servers: HashMap::new(),
@@ -1499,7 +1499,7 @@ fn header_expectations(req: &Req) -> Vec<(&'static str, String, String)> {
 }
 
 /// 2025-06-18 and later: `MCP-Protocol-Version` must equal the negotiated version on later requests.
-fn version_check(conns: &HashMap<ConnId, ConnView>, conn: ConnId, tx: Option<TxId>, negotiated: Option<&str>, initialize: bool) -> Vec<(&'static str, String, String)> {
+fn version_check(conns: &ConnMap<ConnView>, conn: ConnId, tx: Option<TxId>, negotiated: Option<&str>, initialize: bool) -> Vec<(&'static str, String, String)> {
     let Some(neg) = negotiated else { return Vec::new() };
     if initialize {
         return Vec::new();

@@ -58,6 +58,34 @@ use stream::{Budget, Ctx};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ConnId(pub u64);
 
+/// A map keyed by [`ConnId`], hashed by [`ConnIdHasher`]: the per-packet and per-HTTP-event lookups of the
+/// later stages (HTTP state, MCP connection views) cost a SipHash each with the std hasher.
+pub type ConnMap<V> = HashMap<ConnId, V, std::hash::BuildHasherDefault<ConnIdHasher>>;
+
+/// Hasher for [`ConnId`]s. Ids are a counter the flow table assigns, never a value from the wire, so a
+/// keyless hash cannot be steered into collisions by traffic (the 4-tuple index keeps the keyed SipHash).
+/// Multiplying by an odd constant (Knuth's multiplicative hashing, 2^64 / golden ratio) is a bijection
+/// on the low bits hashbrown uses for the bucket and spreads the top bits it uses for its control bytes.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ConnIdHasher(u64);
+
+impl std::hash::Hasher for ConnIdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only reached if ConnId's Hash ever stops being a single u64; kept correct, not fast.
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Why a stream direction ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EndReason {
