@@ -12,3 +12,5 @@ mod e2e;
 mod cli;
 // The incident catalogue: expectations per sample, and every rule proven by a sample.
 mod rules;
+// Damaged files, broken pipes, whole CSV rows, no wall clock in src/ (docs/robustness.md).
+mod robust;
