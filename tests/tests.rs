@@ -14,3 +14,5 @@ mod cli;
 mod rules;
 // Damaged files, broken pipes, whole CSV rows, no wall clock in src/ (docs/robustness.md).
 mod robust;
+// Adversarial traffic against the caps, with a downgrade session that must still be found.
+mod adversarial;
