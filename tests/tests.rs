@@ -12,3 +12,6 @@ mod e2e;
 mod cli;
 // The incident catalogue: expectations per sample, and every rule proven by a sample.
 mod rules;
+// Live capture on loopback with real SDK traffic (needs the `live` feature, root and the samples venv).
+#[cfg(feature = "live")]
+mod live;
