@@ -24,6 +24,10 @@ Examples:
   mcptap -r capture.pcap --sessions s.csv --html report.html
   mcptap -r capture.pcap --timeline SESSION_ID   one session's history
   mcptap -r capture.pcap --fail-on high -q  CI gate: exit 1 on high or critical
+  mcptap -i eth0 tcp port 8000              live sensor (built with --features live; root or
+                                            CAP_NET_RAW+CAP_NET_ADMIN); rows appended as raised
+  mcptap -i any -w sensor.pcap -o inc.csv   also keep the packets, for `mcptap -r sensor.pcap`
+  mcptap -D                                 list the interfaces live capture can use
 
 Exit status: 0 success, 1 --fail-on found an incident at or above its severity, 2 usage or input error
 (bad file, bad rule).";
@@ -64,9 +68,66 @@ pub struct Args {
 
     #[command(flatten)]
     pub report: crate::output::ReportArgs,
+    /// Capture live on interface IFACE ('any' for all) instead of reading a file; stop with Ctrl-C or
+    /// SIGTERM. Needs a build with --features live.
+    #[arg(short = 'i', long = "interface", value_name = "IFACE", conflicts_with = "read")]
+    pub interface: Option<String>,
+
+    /// List the interfaces live capture can use, and exit.
+    #[arg(short = 'D', long = "list-interfaces", conflicts_with_all = ["read", "interface"])]
+    pub list_interfaces: bool,
+
+    /// Capture filter (libpcap/BPF syntax, as tcpdump's), e.g. -f 'tcp port 8000'. The same as giving
+    /// the expression as trailing words.
+    #[arg(short = 'f', long = "filter", value_name = "EXPR", conflicts_with = "expression")]
+    pub filter: Option<String>,
+
+    /// Do not put the interface into promiscuous mode (live capture).
+    #[arg(short = 'p', long = "no-promiscuous-mode")]
+    pub no_promisc: bool,
+
+    /// Snapshot length in bytes for live capture: bytes kept per packet. The default keeps whole HTTP
+    /// bodies even with segmentation offload (tcpdump's default too).
+    #[arg(short = 's', long = "snaplen", value_name = "BYTES", default_value_t = DEFAULT_SNAPLEN,
+          value_parser = clap::value_parser!(i32).range(64..=i32::MAX as i64))]
+    pub snaplen: i32,
+
+    /// Live capture: also write every captured packet to FILE (pcap), so an incident's frames can be
+    /// re-examined later with `mcptap -r FILE` or Wireshark (frame numbers match).
+    #[arg(short = 'w', long = "write", value_name = "FILE")]
+    pub write: Option<PathBuf>,
+
+    /// Live capture: print libpcap's received/dropped counters on standard error every SECS seconds
+    /// (0 = only in the final summary).
+    #[arg(long = "stats-interval", value_name = "SECS", default_value_t = DEFAULT_STATS_INTERVAL_SECS)]
+    pub stats_interval: u64,
+
+    /// Capture filter expression (tcpdump style), e.g. `mcptap -i eth0 tcp port 8000`.
+    #[arg(value_name = "EXPRESSION", trailing_var_arg = true)]
+    pub expression: Vec<String>,
 
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// tcpdump's default snapshot length since 4.99 (262144): a whole TSO/GRO super-segment fits.
+pub const DEFAULT_SNAPLEN: i32 = 262_144;
+
+/// Periodic drop statistics every minute by default: a sensor that silently drops packets silently
+/// misses incidents, so the operator should see drops while it runs, at one line a minute.
+pub const DEFAULT_STATS_INTERVAL_SECS: u64 = 60;
+
+/// Live capture settings, checked (see `Args` for each flag).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveConfig {
+    pub interface: String,
+    /// The capture filter, compiled by libpcap when the capture opens.
+    pub filter: Option<String>,
+    pub promisc: bool,
+    pub snaplen: i32,
+    pub savefile: Option<PathBuf>,
+    /// Seconds between stats lines; 0 = none.
+    pub stats_interval_secs: u64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -96,6 +157,8 @@ pub struct Config {
     pub keylog: KeyLog,
     /// `--http-log FILE`.
     pub http_log: Option<PathBuf>,
+    /// Set for `-i`: capture live instead of reading `inputs`.
+    pub live: Option<LiveConfig>,
 }
 
 /// A usage error: printed as one line, exit 2.
@@ -111,6 +174,12 @@ pub enum ConfigError {
     Rule(#[from] RuleError),
     #[error("{path}: cannot read key log: {source}")]
     KeyLog { path: String, source: std::io::Error },
+    #[error("mcptap was built without live capture; rebuild with --features live")]
+    NoLiveSupport,
+    #[error("a capture filter applies to live capture only: use -i IFACE, or filter the file with tcpdump -r FILE -w - EXPR | mcptap -r -")]
+    FilterNeedsLive,
+    #[error("-w needs live capture (-i IFACE)")]
+    WriteNeedsLive,
 }
 
 /// Loads the built-in rules plus an optional folder.
@@ -124,7 +193,8 @@ pub fn load_rules(dir: Option<&std::path::Path>) -> Result<RuleSet, RuleError> {
 
 impl Config {
     pub fn from_args(args: Args) -> Result<Config, ConfigError> {
-        if args.read.is_empty() {
+        let live = live_config(&args)?;
+        if args.read.is_empty() && live.is_none() {
             return Err(ConfigError::NoInput);
         }
         let mut limits = Limits::default();
@@ -138,8 +208,38 @@ impl Config {
             let text = std::fs::read(p).map_err(|source| ConfigError::KeyLog { path: p.display().to_string(), source })?;
             keylog.add_text(&text);
         }
-        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet, report: args.report, keylog, http_log: args.http_log })
+        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet, report: args.report, keylog, http_log: args.http_log, live })
     }
+}
+
+/// The live settings of `-i`, or an error for live-only flags without it (and for `-i` in a build
+/// without the `live` feature, so the user learns how to get it).
+fn live_config(args: &Args) -> Result<Option<LiveConfig>, ConfigError> {
+    let filter = match (&args.filter, args.expression.is_empty()) {
+        (Some(f), _) => Some(f.clone()),
+        (None, false) => Some(args.expression.join(" ")),
+        (None, true) => None,
+    };
+    let Some(interface) = &args.interface else {
+        if filter.is_some() {
+            return Err(ConfigError::FilterNeedsLive);
+        }
+        if args.write.is_some() {
+            return Err(ConfigError::WriteNeedsLive);
+        }
+        return Ok(None);
+    };
+    if !cfg!(feature = "live") {
+        return Err(ConfigError::NoLiveSupport);
+    }
+    Ok(Some(LiveConfig {
+        interface: interface.clone(),
+        filter,
+        promisc: !args.no_promisc,
+        snaplen: args.snaplen,
+        savefile: args.write.clone(),
+        stats_interval_secs: args.stats_interval,
+    }))
 }
 
 #[cfg(test)]
@@ -175,6 +275,60 @@ mod tests {
         let c = parse(&["mcptap", "-r", "x", "-o", "out.csv", "-q"]).unwrap();
         assert_eq!(c.output, Some(PathBuf::from("out.csv")));
         assert!(c.quiet);
+    }
+
+    #[cfg(not(feature = "live"))]
+    #[test]
+    fn interface_without_live_feature_says_how_to_rebuild() {
+        let e = parse(&["mcptap", "-i", "lo"]).unwrap_err();
+        assert!(matches!(e, ConfigError::NoLiveSupport));
+        assert_eq!(e.to_string(), "mcptap was built without live capture; rebuild with --features live");
+    }
+
+    #[cfg(feature = "live")]
+    #[test]
+    fn interface_with_trailing_filter_words_and_defaults() {
+        let c = parse(&["mcptap", "-i", "lo", "-w", "x.pcap", "tcp", "port", "8000"]).unwrap();
+        let l = c.live.unwrap();
+        assert_eq!(l.interface, "lo");
+        assert_eq!(l.filter.as_deref(), Some("tcp port 8000"));
+        assert!(l.promisc);
+        assert_eq!(l.snaplen, 262_144);
+        assert_eq!(l.savefile, Some(PathBuf::from("x.pcap")));
+        assert_eq!(l.stats_interval_secs, 60);
+        assert!(c.inputs.is_empty());
+    }
+
+    #[cfg(feature = "live")]
+    #[test]
+    fn interface_flags_filter_promisc_snaplen_stats() {
+        let c = parse(&["mcptap", "-i", "any", "-p", "-s", "1500", "--stats-interval", "0", "-f", "port 80"]).unwrap();
+        let l = c.live.unwrap();
+        assert_eq!((l.promisc, l.snaplen, l.stats_interval_secs), (false, 1500, 0));
+        assert_eq!(l.filter.as_deref(), Some("port 80"));
+    }
+
+    #[test]
+    fn read_and_interface_are_mutually_exclusive() {
+        assert!(Args::try_parse_from(["mcptap", "-r", "a.pcap", "-i", "lo"]).is_err());
+    }
+
+    #[test]
+    fn filter_and_write_need_interface() {
+        assert!(matches!(parse(&["mcptap", "-r", "a.pcap", "tcp"]), Err(ConfigError::FilterNeedsLive)));
+        assert!(matches!(parse(&["mcptap", "-r", "a.pcap", "-w", "x"]), Err(ConfigError::WriteNeedsLive)));
+    }
+
+    #[test]
+    fn snaplen_too_small_is_rejected() {
+        assert!(Args::try_parse_from(["mcptap", "-i", "lo", "-s", "10"]).is_err());
+    }
+
+    #[test]
+    fn trailing_words_do_not_hide_the_rules_subcommand() {
+        let a = Args::try_parse_from(["mcptap", "rules"]).unwrap();
+        assert!(matches!(a.command, Some(Command::Rules { .. })));
+        assert!(a.expression.is_empty());
     }
 
     #[test]

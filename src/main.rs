@@ -11,11 +11,15 @@ fn main() -> ExitCode {
     let args = Args::parse();
     match args.command {
         Some(Command::Rules { check, rules }) => rules_command(check, rules),
+        None if args.list_interfaces => list_interfaces(),
         None => {
             let config = match Config::from_args(args) {
                 Ok(c) => c,
                 Err(e) => return fail(&e.to_string()),
             };
+            if config.live.is_some() {
+                return live(config);
+            }
             match mcptap::run(config) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
@@ -27,6 +31,39 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+#[cfg(feature = "live")]
+fn live(config: Config) -> ExitCode {
+    match mcptap::capture::live::run(config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(e) => fail(&e.to_string()),
+    }
+}
+
+#[cfg(not(feature = "live"))]
+fn live(_config: Config) -> ExitCode {
+    // Config::from_args refuses -i in this build; kept so the dispatch reads the same in both.
+    fail(&cli::ConfigError::NoLiveSupport.to_string())
+}
+
+#[cfg(feature = "live")]
+fn list_interfaces() -> ExitCode {
+    match mcptap::capture::live::list_interfaces() {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&e.to_string()),
+    }
+}
+
+#[cfg(not(feature = "live"))]
+fn list_interfaces() -> ExitCode {
+    fail(&cli::ConfigError::NoLiveSupport.to_string())
 }
 
 fn fail(msg: &str) -> ExitCode {

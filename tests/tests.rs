@@ -28,3 +28,6 @@ mod tshark;
 mod robust;
 // Adversarial traffic against the caps, with a downgrade session that must still be found.
 mod adversarial;
+// Live capture on loopback with real SDK traffic (needs the `live` feature, root and the samples venv).
+#[cfg(feature = "live")]
+mod live;

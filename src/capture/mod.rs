@@ -2,6 +2,8 @@
 //! the record's own timestamp. Knows nothing of IP or TCP.
 
 pub mod file;
+#[cfg(feature = "live")]
+pub mod live;
 
 use crate::time::Timestamp;
 

@@ -80,6 +80,19 @@ impl<W: Write> CsvSink<W> {
         Ok(())
     }
 
+    /// For a report that already holds rows (a restarted live sensor appending to its file): no second
+    /// header.
+    pub fn header_already_written(mut self) -> Self {
+        self.header_written = true;
+        self
+    }
+
+    /// Writes the header now, flushed (a live sensor announces its columns before the first incident).
+    pub fn start(&mut self) -> std::io::Result<()> {
+        self.header()?;
+        self.writer.flush()
+    }
+
     pub fn into_inner(self) -> Option<W> {
         self.writer.into_inner().ok()
     }
@@ -167,6 +180,28 @@ mod tests {
         let mut lines = text.lines();
         assert!(lines.next().unwrap().ends_with(",action,wireshark_filter"));
         assert!(lines.next().unwrap().ends_with(",renegotiate: x,frame.number in {3 9}"));
+    }
+
+    #[test]
+        fn csv_appending_sink_writes_no_second_header() {
+        let mut sink = CsvSink::new(Vec::new(), Mode::AsRaised).header_already_written();
+        let i = incident();
+        sink.raised(&i).unwrap();
+        sink.finish(&[&i]).unwrap();
+        let text = String::from_utf8(sink.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().count(), 1);
+        assert!(text.starts_with("2023-11-14T22:13:20.000005Z,"), "{text}");
+    }
+
+    #[test]
+    fn csv_start_writes_header_once() {
+        let mut sink = CsvSink::new(Vec::new(), Mode::AsRaised);
+        sink.start().unwrap();
+        sink.raised(&incident()).unwrap();
+        sink.finish(&[]).unwrap();
+        let text = String::from_utf8(sink.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().filter(|l| l.starts_with("first_seen,")).count(), 1);
+        assert_eq!(text.lines().count(), 2);
     }
 
     #[test]

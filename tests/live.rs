@@ -1,0 +1,284 @@
+//! Live capture on loopback with real MCP traffic (feature `live`): the Python SDK client against a real
+//! Python SDK server behind the JSON-rewriting gateway of samples/gen, captured by `mcptap -i lo`.
+//! Needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv with the `mcp` package
+//! (`python3 -m venv samples/gen/.venv && samples/gen/.venv/bin/pip install -r samples/gen/requirements.txt`);
+//! without them the traffic tests print why and skip. All traffic stays on 127.0.0.1, bounded.
+
+use std::io::{BufRead, BufReader};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use crate::common::*;
+
+fn python() -> Option<PathBuf> {
+    let py = std::env::var_os("MCPTAP_PYTHON").map(PathBuf::from).unwrap_or_else(|| root().join("samples/gen/.venv/bin/python"));
+    let ok = Command::new(&py).args(["-c", "import mcp"]).stderr(Stdio::null()).status().map(|s| s.success()).unwrap_or(false);
+    ok.then_some(py)
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
+}
+
+/// Why the traffic tests cannot run here, if they cannot.
+fn skip_reason() -> Option<String> {
+    if !is_root() {
+        return Some("live capture needs root (or CAP_NET_RAW+CAP_NET_ADMIN)".into());
+    }
+    if python().is_none() {
+        return Some("no Python with the mcp SDK: create samples/gen/.venv (pip install -r samples/gen/requirements.txt) or set MCPTAP_PYTHON".into());
+    }
+    None
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("mcptap-live-{}-{name}", std::process::id()));
+    std::fs::remove_file(&p).ok();
+    p
+}
+
+/// Kills a child on drop, so a failing test leaves no server or sensor behind.
+struct Reaper(Child);
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        self.0.kill().ok();
+        self.0.wait().ok();
+    }
+}
+
+fn wait_until(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !f() {
+        assert!(start.elapsed() < timeout, "timed out after {timeout:?} waiting for {what}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn signal(pid: u32, sig: &str) {
+    assert!(Command::new("kill").args([sig, &pid.to_string()]).status().unwrap().success());
+}
+
+/// Wall-clock time of capture frame `n` in a pcap, as µs since the epoch.
+fn frame_time_us(pcap: &Path, n: u64) -> i64 {
+    let mut r = mcptap::capture::CaptureReader::open(&[pcap.to_path_buf()]).unwrap();
+    while let Some(p) = r.next_packet().unwrap() {
+        if p.frame == n {
+            return p.ts.nanos() / 1000;
+        }
+    }
+    panic!("frame {n} not in {}", pcap.display());
+}
+
+struct LiveRun {
+    rows: Vec<Vec<String>>,
+    stderr: String,
+    pcap: PathBuf,
+    /// Wall time from the evidence packet to the row being readable in the CSV, when measured.
+    latency: Option<Duration>,
+}
+
+/// One sensor run around one real SDK session. `wait_for_row`: poll the CSV for the downgrade row
+/// before stopping (and measure its latency); otherwise stop as soon as the client is done.
+fn live_session(tag: &str, sig: &str, wait_for_row: bool) -> LiveRun {
+    let py = python().unwrap();
+    let gen = root().join("samples/gen/py/mcp_sample.py");
+    let port = free_port();
+    let (csv, pcap) = (tmp(&format!("{tag}.csv")), tmp(&format!("{tag}.pcap")));
+
+    let server = Reaper(
+        Command::new(&py)
+            .arg(&gen)
+            .args(["server", "--port", &port.to_string(), "--json-first", "3"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    wait_until("the MCP server's port", Duration::from_secs(30), || TcpStream::connect(("127.0.0.1", port)).is_ok());
+
+    let filter = format!("tcp port {port}");
+    let mut sensor = Reaper(
+        bin()
+            .args(["-i", "lo", "-w", pcap.to_str().unwrap(), "-o", csv.to_str().unwrap(), &filter])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    // The sensor's stderr, line by line, from a thread: "listening on" first, the summary at the end.
+    let (tx, rx) = mpsc::channel();
+    let err = BufReader::new(sensor.0.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in err.lines().map_while(Result::ok) {
+            tx.send(line.clone()).ok();
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    let first = rx.recv_timeout(Duration::from_secs(20)).expect("sensor announces itself");
+    assert!(first.starts_with("mcptap: listening on lo"), "{first}");
+
+    let client = Command::new(&py)
+        .arg(&gen)
+        .args(["client", "--url", &format!("http://127.0.0.1:{port}/mcp")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut client = Reaper(client);
+    let mut seen_at_us: Option<i64> = None;
+    if wait_for_row {
+        // Poll while the client runs: the row must be written as raised, long before the stop.
+        let mut seen = None;
+        wait_until("the MCP-SSE-DOWNGRADE row in the live CSV", Duration::from_secs(60), || {
+            let text = std::fs::read_to_string(&csv).unwrap_or_default();
+            let hit = csv_rows(&text).into_iter().find(|r| r.get(2).map(String::as_str) == Some("MCP-SSE-DOWNGRADE"));
+            if let Some(r) = hit {
+                let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_micros() as i64;
+                seen = Some((r, now));
+                true
+            } else {
+                false
+            }
+        });
+        let (_, seen_us) = seen.unwrap();
+        // Measured against the evidence packet's timestamp after the stop, when the -w file is complete.
+        seen_at_us = Some(seen_us);
+        wait_until("the SDK client", Duration::from_secs(60), || client.0.try_wait().unwrap().is_some());
+    } else {
+        wait_until("the SDK client", Duration::from_secs(60), || client.0.try_wait().unwrap().is_some());
+    }
+    assert!(client.0.wait().unwrap().success(), "the SDK client failed");
+
+    signal(sensor.0.id(), sig);
+    let mut status = None;
+    wait_until("the sensor to stop", Duration::from_secs(20), || {
+        status = sensor.0.try_wait().unwrap();
+        status.is_some()
+    });
+    let stderr = reader.join().unwrap();
+    assert_eq!(status.unwrap().code(), Some(0), "{stderr}");
+    drop(server);
+
+    let rows = csv_rows(&std::fs::read_to_string(&csv).unwrap());
+    // Latency: from the kernel timestamp of the evidence packet to the moment the row was readable.
+    // The evidence packet is the row's last frame (the SSE reply that completed the proof).
+    let latency = seen_at_us.map(|seen| {
+        let row = rows.iter().find(|r| r[2] == "MCP-SSE-DOWNGRADE").unwrap();
+        let last_frame: u64 = row[11].split(';').map(|f| f.parse().unwrap()).max().unwrap();
+        let pkt_us = frame_time_us(&pcap, last_frame);
+        Duration::from_micros(u64::try_from(seen - pkt_us).unwrap_or(0))
+    });
+    std::fs::remove_file(&csv).ok();
+    LiveRun { rows, stderr, pcap, latency }
+}
+
+/// The same capture read back offline must give the same incidents: rule, session, endpoints, frames.
+fn assert_same_as_offline(run: &LiveRun) {
+    let o = run_args(&["-r", run.pcap.to_str().unwrap(), "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let key = |r: &Vec<String>| (r[0].clone(), r[2].clone(), r[4].clone(), r[5].clone(), r[6].clone(), r[11].clone());
+    let mut live: Vec<_> = run.rows.iter().skip(1).map(key).collect();
+    let mut offline: Vec<_> = csv_rows(&stdout(&o)).iter().skip(1).map(key).collect();
+    live.sort();
+    offline.sort();
+    assert_eq!(live, offline, "live rows differ from `mcptap -r` on the -w file");
+    assert!(live.iter().any(|k| k.1 == "MCP-SSE-DOWNGRADE"), "{live:?}");
+    std::fs::remove_file(&run.pcap).ok();
+}
+
+fn run_args(args: &[&str]) -> std::process::Output {
+    run(args)
+}
+
+fn assert_summary(run: &LiveRun) {
+    let e = &run.stderr;
+    assert!(e.contains("mcptap summary"), "{e}");
+    assert!(e.contains("MCP-SSE-DOWNGRADE: 1"), "{e}");
+    assert!(e.contains("  libpcap:   ") && e.contains("dropped by kernel") && e.contains("dropped by interface"), "{e}");
+    assert_eq!(run.rows[0][0], "first_seen", "one header row first");
+    assert_eq!(run.rows.iter().filter(|r| r[0] == "first_seen").count(), 1, "exactly one header");
+}
+
+#[test]
+fn live_sigint_writes_the_downgrade_as_raised_and_matches_offline() {
+    if let Some(why) = skip_reason() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let run = live_session("int", "-INT", true);
+    assert_summary(&run);
+    let latency = run.latency.unwrap();
+    eprintln!("live: evidence packet to CSV row: {:.1} ms", latency.as_secs_f64() * 1000.0);
+    assert_same_as_offline(&run);
+}
+
+#[test]
+fn live_sigterm_right_after_the_traffic_loses_no_row() {
+    if let Some(why) = skip_reason() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let run = live_session("term", "-TERM", false);
+    assert_summary(&run);
+    assert_same_as_offline(&run);
+}
+
+#[test]
+fn live_bad_filter_is_exit_2_with_one_line() {
+    if !is_root() {
+        eprintln!("skipped: needs root to open lo before compiling the filter");
+        return;
+    }
+    let o = run(&["-i", "lo", "tcp", "port"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.starts_with("mcptap: bad capture filter 'tcp port': "), "{e}");
+    assert!(stdout(&o).is_empty(), "nothing on stdout before the capture opens: {}", stdout(&o));
+}
+
+#[test]
+fn live_missing_interface_is_exit_2_with_one_line() {
+    let o = run(&["-i", "mcptap-nosuch0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    if is_root() {
+        assert_eq!(e.trim(), "mcptap: mcptap-nosuch0: no such interface (mcptap -D lists them)");
+    }
+}
+
+#[test]
+fn live_without_capture_permission_says_what_is_needed() {
+    // Root minus the two capabilities is the situation of an unprivileged user, on any machine.
+    let has_setpriv = Command::new("setpriv").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    if !is_root() || !has_setpriv {
+        eprintln!("skipped: needs root and setpriv to drop CAP_NET_RAW/CAP_NET_ADMIN");
+        return;
+    }
+    let o = Command::new("setpriv")
+        .args(["--inh-caps=-net_raw,-net_admin", "--bounding-set=-net_raw,-net_admin", env!("CARGO_BIN_EXE_mcptap"), "-i", "lo"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("lo: no permission to capture") && e.contains("CAP_NET_RAW and CAP_NET_ADMIN"), "{e}");
+}
+
+#[test]
+fn list_interfaces_shows_loopback() {
+    let o = run(&["-D"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).lines().any(|l| l.contains(".lo ") || l.contains(".lo0 ")), "{}", stdout(&o));
+}
