@@ -35,7 +35,8 @@ pre{background:#fff;border:1px solid #d0d5dd;padding:.6em;overflow-x:auto}
 .card b{display:block;font-size:1.6em}
 .chart{overflow-x:auto;background:#fff;border:1px solid #d0d5dd}
 .legend span{margin-right:1.2em}.sw{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:middle}
-code{font-size:12px}
+code{font-size:12px;word-break:break-all}
+#incidents td:nth-child(10){min-width:18em}
 #filter{margin:.3em 0;padding:3px 6px;width:20em}
 tr.hidden{display:none}
 ";
