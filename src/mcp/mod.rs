@@ -1057,6 +1057,7 @@ impl McpTracker {
             return;
         };
         self.stats.jsonrpc_messages += payload.messages.len() as u64;
+        let cap_answered = self.limits.max_pending_per_session.saturating_mul(4);
         let mut answered_here = false;
         for m in &payload.messages {
             let Some(id) = m.reply_id() else { continue };
@@ -1065,27 +1066,7 @@ impl McpTracker {
             if let Some(i) = s.legacy_pending.iter().position(|p| p == id) {
                 s.legacy_pending.swap_remove(i);
             }
-            if let Some(&(first_frame, first_stream)) = s.answered.get(id) {
-                out(Fact {
-                    ctx: ctx(s, vec![first_frame, frame]),
-                    kind: FactKind::DuplicateResponse(facts::DuplicateResponse {
-                        id: id.display(),
-                        same_stream: first_stream == st.uid,
-                        first_frame: first_frame as i64,
-                    }),
-                });
-            } else if s.answered.len() < self.limits.max_pending_per_session.saturating_mul(4) {
-                // ALLOC: one answered id, bounded by 4 x limits::max_pending_per_session
-                s.answered.insert(id.clone(), (frame, st.uid));
-            }
-            if let Message::Response { result, .. } = m {
-                if let Some(v) = result.protocol_version.as_ref().and_then(|v| v.0.clone()) {
-                    s.version = Some(v.clone());
-                    if let Some(req) = resp.init_requested.take() {
-                        out(Fact { ctx: ctx(s, vec![resp.frame, frame]), kind: FactKind::Initialize(facts::Initialize { requested: req, negotiated: v }) });
-                    }
-                }
-            }
+            reply_delivered(s, m, Delivered { frame, stream: st.uid, head_frame: resp.frame }, &mut resp.init_requested, cap_answered, (client, &get_path, ts), out);
         }
         if answered_here {
             if let Some(p) = resp.shift.take() {
@@ -1160,25 +1141,12 @@ impl McpTracker {
         };
         if let Some(msgs) = &parsed {
             self.stats.jsonrpc_messages += msgs.len() as u64;
+            let cap_answered = self.limits.max_pending_per_session.saturating_mul(4);
             if resp.status < 400 {
                 for m in msgs {
-                    let Some(id) = m.reply_id() else { continue };
-                    if let Some(&(first_frame, first_stream)) = s.answered.get(id) {
-                        out(Fact {
-                            ctx: ctx(s, vec![first_frame, resp.frame]),
-                            kind: FactKind::DuplicateResponse(facts::DuplicateResponse { id: id.display(), same_stream: first_stream == 0, first_frame: first_frame as i64 }),
-                        });
-                    } else if s.answered.len() < self.limits.max_pending_per_session.saturating_mul(4) {
-                        // ALLOC: one answered id, bounded by 4 x limits::max_pending_per_session
-                        s.answered.insert(id.clone(), (resp.frame, 0));
-                    }
-                    if let Message::Response { result, .. } = m {
-                        if let Some(v) = result.protocol_version.as_ref().and_then(|v| v.0.clone()) {
-                            s.version = Some(v.clone());
-                            if let Some(req) = resp.init_requested.take() {
-                                out(Fact { ctx: ctx(s, vec![resp.frame]), kind: FactKind::Initialize(facts::Initialize { requested: req, negotiated: v }) });
-                            }
-                        }
+                    if m.reply_id().is_some() {
+                        let at = Delivered { frame: resp.frame, stream: 0, head_frame: resp.frame };
+                        reply_delivered(s, m, at, &mut resp.init_requested, cap_answered, (client, &path, ts), out);
                     }
                 }
             }
@@ -1408,6 +1376,54 @@ impl McpTracker {
                     rec.release(&s);
                 }
                 *self.stats.sessions_by_era.entry(s.era).or_default() += 1;
+            }
+        }
+    }
+}
+
+/// Where a JSON-RPC reply was delivered: its frame, the stream (0 for a JSON body), and the frame of the
+/// response head that carried it.
+#[derive(Debug, Clone, Copy)]
+struct Delivered {
+    frame: u64,
+    stream: u64,
+    head_frame: u64,
+}
+
+/// One JSON-RPC reply delivered to a session, on an SSE stream or in a JSON body alike: the duplicate
+/// check, the answered-id bookkeeping (at most `cap` ids), and the negotiated version of an `initialize`
+/// result. `evidence` is the client, endpoint and time the facts are reported with.
+fn reply_delivered<F: FnMut(Fact)>(
+    s: &mut Session,
+    m: &Message,
+    at: Delivered,
+    init_requested: &mut Option<String>,
+    cap: usize,
+    evidence: (SocketAddr, &str, Timestamp),
+    out: &mut F,
+) {
+    let Some(id) = m.reply_id() else { return };
+    let (client, endpoint, ts) = evidence;
+    let ctx = |s: &Session, frames: Vec<u64>| context(s, client, endpoint.to_string(), ts, frames);
+    if let Some(&(first_frame, first_stream)) = s.answered.get(id) {
+        out(Fact {
+            ctx: ctx(s, vec![first_frame, at.frame]),
+            kind: FactKind::DuplicateResponse(facts::DuplicateResponse {
+                id: id.display(),
+                same_stream: first_stream == at.stream,
+                first_frame: first_frame as i64,
+            }),
+        });
+    } else if s.answered.len() < cap {
+        // ALLOC: one answered id, bounded by 4 x limits::max_pending_per_session
+        s.answered.insert(id.clone(), (at.frame, at.stream));
+    }
+    if let Message::Response { result, .. } = m {
+        if let Some(v) = result.protocol_version.as_ref().and_then(|v| v.0.clone()) {
+            s.version = Some(v.clone());
+            if let Some(req) = init_requested.take() {
+                let frames = if at.head_frame == at.frame { vec![at.frame] } else { vec![at.head_frame, at.frame] };
+                out(Fact { ctx: ctx(s, frames), kind: FactKind::Initialize(facts::Initialize { requested: req, negotiated: v }) });
             }
         }
     }
