@@ -3,7 +3,9 @@
 //! (`IgnoredAny`), so a large `tools/call` result costs a scan, not a tree (JSON-RPC 2.0 §4-§6; MCP
 //! `basic/index.mdx` for `_meta`).
 
-use serde::de::IgnoredAny;
+use std::fmt;
+
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
 /// A JSON-RPC id (§4: a String, Number, or Null).
@@ -30,20 +32,37 @@ impl Id {
 
 impl<'de> Deserialize<'de> for Id {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Int(i64),
-            Float(f64),
-            Str(String),
-            Null(()),
+        // A visitor rather than `#[serde(untagged)]`: untagged enums buffer the value into a generic tree
+        // first, which showed up as the top allocation cost in profiles.
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Id;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON-RPC id (string, number or null)")
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Id, E> {
+                Ok(Id::Num(n))
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Id, E> {
+                Ok(i64::try_from(n).map(Id::Num).unwrap_or_else(|_| Id::Other(n.to_string())))
+            }
+            fn visit_f64<E: de::Error>(self, f: f64) -> Result<Id, E> {
+                Ok(Id::Other(f.to_string()))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Id, E> {
+                Ok(Id::Str(s.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Id, E> {
+                Ok(Id::Str(s))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Id, E> {
+                Ok(Id::Null)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Id, E> {
+                Ok(Id::Null)
+            }
         }
-        Ok(match Raw::deserialize(d)? {
-            Raw::Int(n) => Id::Num(n),
-            Raw::Float(f) => Id::Other(f.to_string()),
-            Raw::Str(s) => Id::Str(s),
-            Raw::Null(()) => Id::Null,
-        })
+        d.deserialize_any(V)
     }
 }
 
@@ -96,16 +115,46 @@ pub struct StringOrOther(pub Option<String>);
 
 impl<'de> Deserialize<'de> for StringOrOther {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            S(String),
-            Any(IgnoredAny),
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = StringOrOther;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(Some(s.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(Some(s)))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_none<E: de::Error>(self) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<StringOrOther, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(StringOrOther(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StringOrOther, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(StringOrOther(None))
+            }
         }
-        Ok(match Raw::deserialize(d)? {
-            Raw::S(s) => StringOrOther(Some(s)),
-            Raw::Any(_) => StringOrOther(None),
-        })
+        d.deserialize_any(V)
     }
 }
 
@@ -148,16 +197,71 @@ struct AnyResult(ResultInfo);
 
 impl<'de> Deserialize<'de> for AnyResult {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Obj(ResultInfo),
-            Any(IgnoredAny),
+        // Walks the object's keys itself: an untagged enum would first copy the whole result (a tools/list
+        // can be megabytes) into a generic tree just to try the object variant.
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = AnyResult;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AnyResult, A::Error> {
+                let mut info = ResultInfo::default();
+                while let Some(key) = map.next_key::<Key>()? {
+                    match key {
+                        Key::ProtocolVersion => info.protocol_version = Some(map.next_value()?),
+                        Key::Other => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(AnyResult(info))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<AnyResult, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(AnyResult::default())
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<AnyResult, E> {
+                Ok(AnyResult::default())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<AnyResult, E> {
+                Ok(AnyResult::default())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<AnyResult, E> {
+                Ok(AnyResult::default())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<AnyResult, E> {
+                Ok(AnyResult::default())
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<AnyResult, E> {
+                Ok(AnyResult::default())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<AnyResult, E> {
+                Ok(AnyResult::default())
+            }
         }
-        Ok(match Raw::deserialize(d)? {
-            Raw::Obj(r) => AnyResult(r),
-            Raw::Any(_) => AnyResult(ResultInfo::default()),
-        })
+
+        /// The keys of a result object mcptap reads; the rest are skipped without copying.
+        enum Key {
+            ProtocolVersion,
+            Other,
+        }
+        impl<'de> Deserialize<'de> for Key {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct KV;
+                impl Visitor<'_> for KV {
+                    type Value = Key;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("an object key")
+                    }
+                    fn visit_str<E: de::Error>(self, s: &str) -> Result<Key, E> {
+                        Ok(if s == "protocolVersion" { Key::ProtocolVersion } else { Key::Other })
+                    }
+                }
+                d.deserialize_identifier(KV)
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 
@@ -280,6 +384,23 @@ mod tests {
     fn parse_result_that_is_not_an_object() {
         let r = parse(br#"{"jsonrpc":"2.0","id":3,"result":42}"#).unwrap();
         assert!(matches!(&r.messages[0], Message::Response { id: Id::Num(3), .. }));
+    }
+
+    #[test]
+    fn parse_result_keys_around_large_subtrees() {
+        let r = parse(br#"{"jsonrpc":"2.0","id":18446744073709551615,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}],"protocolVersion":"2025-06-18","more":[1,[2,{"3":4}]]}}"#).unwrap();
+        match &r.messages[0] {
+            Message::Response { id, result } => {
+                assert_eq!(id, &Id::Other("18446744073709551615".into()));
+                assert_eq!(result.protocol_version.as_ref().unwrap().0.as_deref(), Some("2025-06-18"));
+            }
+            m => panic!("{m:?}"),
+        }
+        let r = parse(br#"{"jsonrpc":"2.0","id":-4,"result":{"protocolVersion":{"not":"a string"}}}"#).unwrap();
+        assert!(matches!(&r.messages[0], Message::Response { id: Id::Num(-4), result } if result.protocol_version == Some(StringOrOther(None))));
+        let r = parse(br#"{"jsonrpc":"2.0","id":1.5,"result":[1,2]}"#).unwrap();
+        assert!(matches!(&r.messages[0], Message::Response { id: Id::Other(s), .. } if s == "1.5"));
+        assert!(matches!(parse(br#"{"jsonrpc":"2.0","id":true,"result":{}}"#), Err(ParseProblem::NotJson(_))));
     }
 
     #[test]
