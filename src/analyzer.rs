@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::net::SocketAddr;
 
 use crate::capture::{CaptureStats, RawPacket};
 use crate::decode::{self, Skip};
@@ -13,7 +14,8 @@ use crate::limits::Limits;
 use crate::mcp::{McpStats, McpTracker};
 use crate::output::httplog::HttpLog;
 use crate::output::IncidentSink;
-use crate::reassembly::{ConnId, ConnMap, FlowEvent, FlowTable, ReassemblyStats};
+use crate::decode::flow_key::Direction;
+use crate::reassembly::{ConnId, ConnMap, EndReason, FlowEvent, FlowTable, ReassemblyStats};
 use crate::time::{Duration, Timestamp};
 use crate::tls::keylog::KeyLog;
 use crate::tls::{Delivery, TlsLayer, TlsStats};
@@ -75,31 +77,57 @@ pub struct Summary {
     pub tls: TlsStats,
 }
 
-pub struct Analyzer {
+/// What the front half of the pipeline (reassembly, TLS, HTTP) hands the back half (MCP classifier,
+/// rules), in capture order. The seam `--threads 2` cuts: the halves then run on two threads with the
+/// commands in between, and because the back half sees exactly the same sequence either way, the report
+/// is byte-identical.
+#[derive(Debug)]
+pub enum Cmd<'a> {
+    Open { conn: ConnId, client: SocketAddr, server: SocketAddr },
+    Http { conn: ConnId, ev: HttpEvent<'a> },
+    Gap { conn: ConnId, len: u64, frame: u64 },
+    End { conn: ConnId, dir: Direction, reason: EndReason },
+    Close { conn: ConnId, ts: Timestamp },
+    /// Capture time moved (after the front half expired its idle connections).
+    Advance(Timestamp),
+    /// A fact raised outside the MCP layer (TLS coverage notices).
+    Fact(Fact),
+    /// End of capture: every connection has been flushed; sessions finish at this time.
+    Finish(Timestamp),
+}
+
+/// The front half: packets in, [`Cmd`]s out. Owns the connection state and the packet-level counters.
+pub struct Front {
     limits: Limits,
     flows: FlowTable,
     http: ConnMap<HttpConnection>,
     tls: TlsLayer,
-    mcp: McpTracker,
-    rules: RuleSet,
-    incidents: Incidents,
-    summary: Summary,
+    counters: HttpCounters,
+    packets: u64,
+    bytes: u64,
+    tcp_segments: u64,
+    skipped: BTreeMap<Skip, u64>,
+    first_ts: Option<Timestamp>,
+    last_ts: Option<Timestamp>,
     now: Timestamp,
     last_expiry: Timestamp,
     /// `--http-log`: the HTTP transaction log, when asked for.
     http_log: Option<HttpLog>,
 }
 
-impl Analyzer {
-    pub fn new(limits: Limits, rules: RuleSet) -> Analyzer {
-        Analyzer {
+impl Front {
+    pub fn new(limits: Limits) -> Front {
+        Front {
             flows: FlowTable::new(&limits),
             http: ConnMap::default(),
             tls: TlsLayer::default(),
-            mcp: McpTracker::new(&limits),
-            rules,
-            incidents: Incidents::default(),
-            summary: Summary::default(),
+            counters: HttpCounters::default(),
+            packets: 0,
+            bytes: 0,
+            tcp_segments: 0,
+            skipped: BTreeMap::new(),
+            first_ts: None,
+            last_ts: None,
             now: Timestamp::ZERO,
             last_expiry: Timestamp::ZERO,
             limits,
@@ -127,6 +155,77 @@ impl Analyzer {
         self.now
     }
 
+    /// Feeds one packet through reassembly, TLS and HTTP; what the MCP layer needs goes to `out`.
+    pub fn on_packet<F: FnMut(Cmd<'_>)>(&mut self, pkt: &RawPacket<'_>, out: &mut F) {
+        self.packets += 1;
+        self.bytes += pkt.data.len() as u64;
+        self.first_ts = Some(self.first_ts.map_or(pkt.ts, |t| t.min(pkt.ts)));
+        self.last_ts = Some(self.last_ts.map_or(pkt.ts, |t| t.max(pkt.ts)));
+        // Capture time moves to this packet first: timers due before it (a request that waited 60 s, an
+        // idle connection) fire before the packet can answer or revive them.
+        if pkt.ts.since(self.last_expiry) >= Duration::from_secs(1) {
+            self.advance(pkt.ts, out);
+        }
+        self.now = self.now.max(pkt.ts);
+        match decode::decode(pkt) {
+            Ok(seg) => {
+                self.tcp_segments += 1;
+                let Front { flows, http, tls, counters, limits, http_log, .. } = self;
+                flows.feed(&seg, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
+            }
+            Err(skip) => *self.skipped.entry(skip).or_default() += 1,
+        }
+    }
+
+    /// Moves capture time forward without a packet: expires idle connections, then tells the back half.
+    pub fn advance<F: FnMut(Cmd<'_>)>(&mut self, now: Timestamp, out: &mut F) {
+        self.now = self.now.max(now);
+        self.last_expiry = self.now;
+        let Front { flows, http, tls, counters, limits, http_log, now, .. } = self;
+        flows.expire(*now, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
+        out(Cmd::Advance(*now));
+    }
+
+    /// End of capture: flushes every stream, finishes the back half, then the TLS coverage notices.
+    pub fn finish<F: FnMut(Cmd<'_>)>(&mut self, out: &mut F) -> std::io::Result<()> {
+        let Front { flows, http, tls, counters, limits, http_log, now, .. } = self;
+        flows.finish(*now, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
+        out(Cmd::Finish(*now));
+        tls.finish(*now, &mut |f| out(Cmd::Fact(f)));
+        match self.http_log.take() {
+            Some(log) => log.finish(),
+            None => Ok(()),
+        }
+    }
+
+    /// The front half's share of the summary.
+    pub fn summarize(&self, capture: CaptureStats, summary: &mut Summary) {
+        summary.packets = self.packets;
+        summary.bytes = self.bytes;
+        summary.tcp_segments = self.tcp_segments;
+        summary.skipped = self.skipped.clone();
+        summary.first_ts = self.first_ts;
+        summary.last_ts = self.last_ts;
+        summary.capture = capture;
+        summary.tcp = self.flows.stats().clone();
+        summary.http = self.counters.clone();
+        summary.tls = self.tls.stats();
+    }
+}
+
+/// The back half: [`Cmd`]s in, incidents out. Owns the MCP sessions, the rules and the incident table.
+pub struct Back {
+    mcp: McpTracker,
+    rules: RuleSet,
+    incidents: Incidents,
+    rule_eval_errors: u64,
+}
+
+impl Back {
+    pub fn new(limits: &Limits, rules: RuleSet) -> Back {
+        Back { mcp: McpTracker::new(limits), rules, incidents: Incidents::default(), rule_eval_errors: 0 }
+    }
+
     pub fn incidents(&self) -> &Incidents {
         &self.incidents
     }
@@ -136,80 +235,131 @@ impl Analyzer {
         self.mcp.open_sessions()
     }
 
-    /// Makes the classifier keep per-session counters and timelines for the reports (output::sessions,
-    /// timeline, html); they come back in `Summary::sessions`. Call before the first packet.
+    /// See [`Analyzer::enable_recorder`].
     pub fn enable_recorder(&mut self, config: crate::mcp::record::RecorderConfig) {
         self.mcp.enable_recorder(config);
     }
 
+    /// Applies one command. Errors are the sink's (I/O).
+    pub fn handle(&mut self, cmd: Cmd<'_>, sink: &mut dyn IncidentSink) -> std::io::Result<()> {
+        let mut result = Ok(());
+        let Back { mcp, rules, incidents, rule_eval_errors } = self;
+        let mut on_fact = fact_handler(rules, incidents, sink, &mut result, rule_eval_errors);
+        Self::apply(mcp, cmd, &mut on_fact);
+        drop(on_fact);
+        result
+    }
+
+    fn apply<F: FnMut(Fact)>(mcp: &mut McpTracker, cmd: Cmd<'_>, mut on_fact: F) {
+        match cmd {
+            Cmd::Open { conn, client, server } => mcp.open(conn, client, server),
+            Cmd::Http { conn, ev } => mcp.http(conn, ev, &mut on_fact),
+            Cmd::Gap { conn, len, frame } => mcp.gap(conn, len, frame),
+            Cmd::End { conn, dir, reason } => mcp.end(conn, dir, reason),
+            Cmd::Close { conn, ts } => mcp.close(conn, ts, &mut on_fact),
+            Cmd::Advance(now) => mcp.advance(now, &mut on_fact),
+            Cmd::Fact(f) => on_fact(f),
+            Cmd::Finish(now) => mcp.finish(now, &mut on_fact),
+        }
+    }
+
+    /// Hands every incident to the sink (report order) and fills the back half's share of the summary.
+    pub fn finish(mut self, sink: &mut dyn IncidentSink, summary: &mut Summary) -> std::io::Result<()> {
+        sink.finish(&self.incidents.sorted())?;
+        summary.mcp = self.mcp.stats().clone();
+        summary.incidents_by_rule = self.incidents.by_rule().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        summary.rule_eval_errors = self.rule_eval_errors + self.incidents.eval_errors;
+        if let Some((records, dropped)) = self.mcp.take_records() {
+            summary.sessions = records;
+            summary.sessions_unrecorded = dropped;
+        }
+        Ok(())
+    }
+}
+
+/// The whole pipeline on one thread: the front half's commands go straight to the back half, borrowed,
+/// with nothing copied in between.
+pub struct Analyzer {
+    front: Front,
+    back: Back,
+}
+
+impl Analyzer {
+    pub fn new(limits: Limits, rules: RuleSet) -> Analyzer {
+        Analyzer { back: Back::new(&limits, rules), front: Front::new(limits) }
+    }
+
+    /// The TLS key log (`--keylog`); set before the first packet.
+    pub fn set_keylog(&mut self, keylog: KeyLog) {
+        self.front.set_keylog(keylog);
+    }
+
+    /// Key-log text found inside the capture (pcapng Decryption Secrets Blocks).
+    pub fn add_secrets(&mut self, text: &[u8]) {
+        self.front.add_secrets(text);
+    }
+
+    /// Also writes one line per HTTP transaction to `log` (`--http-log`).
+    pub fn set_http_log(&mut self, log: HttpLog) {
+        self.front.set_http_log(log);
+    }
+
+    /// Capture time: the latest packet timestamp seen.
+    pub fn now(&self) -> Timestamp {
+        self.front.now()
+    }
+
+    pub fn incidents(&self) -> &Incidents {
+        self.back.incidents()
+    }
+
+    /// MCP sessions currently tracked (for progress display).
+    pub fn open_sessions(&self) -> usize {
+        self.back.open_sessions()
+    }
+
+    /// Makes the classifier keep per-session counters and timelines for the reports (output::sessions,
+    /// timeline, html); they come back in `Summary::sessions`. Call before the first packet.
+    pub fn enable_recorder(&mut self, config: crate::mcp::record::RecorderConfig) {
+        self.back.enable_recorder(config);
+    }
+
     /// Feeds one packet through the pipeline. Errors are the sink's (I/O), never the packet's.
     pub fn on_packet(&mut self, pkt: &RawPacket<'_>, sink: &mut dyn IncidentSink) -> std::io::Result<()> {
-        let s = &mut self.summary;
-        s.packets += 1;
-        s.bytes += pkt.data.len() as u64;
-        s.first_ts = Some(s.first_ts.map_or(pkt.ts, |t| t.min(pkt.ts)));
-        s.last_ts = Some(s.last_ts.map_or(pkt.ts, |t| t.max(pkt.ts)));
-        // Capture time moves to this packet first: timers due before it (a request that waited 60 s, an
-        // idle connection) fire before the packet can answer or revive them.
-        if pkt.ts.since(self.last_expiry) >= Duration::from_secs(1) {
-            self.advance(pkt.ts, sink)?;
-        }
-        self.now = self.now.max(pkt.ts);
+        let Analyzer { front, back } = self;
         let mut result = Ok(());
-        match decode::decode(pkt) {
-            Ok(seg) => {
-                self.summary.tcp_segments += 1;
-                let Analyzer { flows, http, tls, mcp, rules, incidents, summary, limits, http_log, .. } = self;
-                let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
-                flows.feed(&seg, &mut |ev| route(ev, http, tls, mcp, &mut summary.http, limits, http_log, &mut on_fact));
-            }
-            Err(skip) => *self.summary.skipped.entry(skip).or_default() += 1,
-        }
+        front.on_packet(pkt, &mut |cmd| keep_first_error(&mut result, || back.handle(cmd, sink)));
         result
     }
 
     /// Moves capture time forward without a packet (a live sensor's timer): expires idle state.
     pub fn advance(&mut self, now: Timestamp, sink: &mut dyn IncidentSink) -> std::io::Result<()> {
-        self.now = self.now.max(now);
-        self.last_expiry = self.now;
+        let Analyzer { front, back } = self;
         let mut result = Ok(());
-        {
-            let Analyzer { flows, http, tls, mcp, rules, incidents, summary, limits, http_log, now, .. } = self;
-            let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
-            flows.expire(*now, &mut |ev| route(ev, http, tls, mcp, &mut summary.http, limits, http_log, &mut on_fact));
-            mcp.advance(*now, &mut on_fact);
-        }
+        front.advance(now, &mut |cmd| keep_first_error(&mut result, || back.handle(cmd, sink)));
         result
     }
 
     /// End of capture: flushes every stream and session, hands all incidents to the sink, and returns the
     /// summary.
-    pub fn finish(mut self, capture: CaptureStats, sink: &mut dyn IncidentSink) -> std::io::Result<Summary> {
+    pub fn finish(self, capture: CaptureStats, sink: &mut dyn IncidentSink) -> std::io::Result<Summary> {
+        let Analyzer { mut front, mut back } = self;
         let mut result = Ok(());
-        {
-            let Analyzer { flows, http, tls, mcp, rules, incidents, summary, limits, http_log, now, .. } = &mut self;
-            let mut on_fact = fact_handler(rules, incidents, sink, &mut result, &mut summary.rule_eval_errors);
-            flows.finish(*now, &mut |ev| route(ev, http, tls, mcp, &mut summary.http, limits, http_log, &mut on_fact));
-            mcp.finish(*now, &mut on_fact);
-            tls.finish(*now, &mut on_fact);
-        }
+        front.finish(&mut |cmd| keep_first_error(&mut result, || back.handle(cmd, sink)))?;
         result?;
-        if let Some(log) = self.http_log.take() {
-            log.finish()?;
-        }
-        sink.finish(&self.incidents.sorted())?;
-        let mut summary = self.summary;
-        summary.capture = capture;
-        summary.tcp = self.flows.stats().clone();
-        summary.mcp = self.mcp.stats().clone();
-        summary.tls = self.tls.stats();
-        summary.incidents_by_rule = self.incidents.by_rule().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-        summary.rule_eval_errors += self.incidents.eval_errors;
-        if let Some((records, dropped)) = self.mcp.take_records() {
-            summary.sessions = records;
-            summary.sessions_unrecorded = dropped;
-        }
+        let mut summary = Summary::default();
+        front.summarize(capture, &mut summary);
+        back.finish(sink, &mut summary)?;
         Ok(summary)
+    }
+}
+
+/// Runs `f` unless an earlier call failed; keeps the first error. The pipeline goes on after a sink error
+/// so that state stays consistent; the caller reports the error once.
+pub(crate) fn keep_first_error(result: &mut std::io::Result<()>, f: impl FnOnce() -> std::io::Result<()>) {
+    let r = f();
+    if result.is_ok() {
+        *result = r;
     }
 }
 
@@ -232,18 +382,17 @@ fn fact_handler<'a>(
     }
 }
 
-/// Hands a reassembly event to the HTTP layer of its connection and the HTTP events on to the MCP layer.
-fn route<F: FnMut(Fact)>(
+/// Hands a reassembly event to the HTTP layer of its connection and what the MCP layer needs on to `out`.
+fn route<F: FnMut(Cmd<'_>)>(
     ev: FlowEvent<'_>,
     http: &mut ConnMap<HttpConnection>,
     tls: &mut TlsLayer,
-    mcp: &mut McpTracker,
     counters: &mut HttpCounters,
     limits: &Limits,
     http_log: &mut Option<HttpLog>,
-    on_fact: &mut F,
+    out: &mut F,
 ) {
-    let mut deliver = |conn: ConnId, hev: HttpEvent<'_>, mcp: &mut McpTracker, log: &mut Option<HttpLog>| {
+    let mut deliver = |conn: ConnId, hev: HttpEvent<'_>, log: &mut Option<HttpLog>, out: &mut F| {
         if let Some(l) = log {
             l.http(conn, &hev);
         }
@@ -257,14 +406,14 @@ fn route<F: FnMut(Fact)>(
             HttpEvent::Anomaly { kind, .. } => *counters.anomalies.entry(*kind).or_default() += 1,
             _ => {}
         }
-        mcp.http(conn, hev, on_fact);
+        out(Cmd::Http { conn, ev: hev });
     };
     match ev {
         FlowEvent::Open { conn, client, server, ts, .. } => {
             // ALLOC: HTTP state per open connection, bounded by limits::max_connections
             http.insert(conn, HttpConnection::new(limits));
             tls.open(conn, client, server, ts);
-            mcp.open(conn, client, server);
+            out(Cmd::Open { conn, client, server });
             if let Some(l) = http_log {
                 l.open(conn, client, server);
             }
@@ -272,19 +421,19 @@ fn route<F: FnMut(Fact)>(
         FlowEvent::Data { conn, dir, bytes, frame, ts } => {
             // The TLS layer passes plaintext through and decrypts TLS (src/tls).
             if let Some(h) = http.get_mut(&conn) {
-                tls.data(conn, dir, bytes, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, mcp, http_log)));
+                tls.data(conn, dir, bytes, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, http_log, out)));
             }
         }
         FlowEvent::Gap { conn, dir, len, frame, ts } => {
-            mcp.gap(conn, len, frame);
+            out(Cmd::Gap { conn, len, frame });
             if let Some(h) = http.get_mut(&conn) {
-                tls.gap(conn, dir, len, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, mcp, http_log)));
+                tls.gap(conn, dir, len, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, http_log, out)));
             }
         }
         FlowEvent::End { conn, dir, reason, frame, ts } => {
-            mcp.end(conn, dir, reason);
+            out(Cmd::End { conn, dir, reason });
             if let Some(h) = http.get_mut(&conn) {
-                h.end(dir, reason, frame, ts, &mut |hev| deliver(conn, hev, mcp, http_log));
+                h.end(dir, reason, frame, ts, &mut |hev| deliver(conn, hev, http_log, out));
             }
         }
         FlowEvent::Close { conn, ts } => {
@@ -293,7 +442,7 @@ fn route<F: FnMut(Fact)>(
             if let Some(l) = http_log {
                 l.close(conn);
             }
-            mcp.close(conn, ts, on_fact);
+            out(Cmd::Close { conn, ts });
         }
     }
 }
