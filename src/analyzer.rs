@@ -91,7 +91,7 @@ pub enum Cmd<'a> {
     /// Capture time moved (after the front half expired its idle connections).
     Advance(Timestamp),
     /// A fact raised outside the MCP layer (TLS coverage notices).
-    Fact(Fact),
+    Fact(Box<Fact>),
     /// End of capture: every connection has been flushed; sessions finish at this time.
     Finish(Timestamp),
 }
@@ -191,7 +191,7 @@ impl Front {
         let Front { flows, http, tls, counters, limits, http_log, now, .. } = self;
         flows.finish(*now, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
         out(Cmd::Finish(*now));
-        tls.finish(*now, &mut |f| out(Cmd::Fact(f)));
+        tls.finish(*now, &mut |f| out(Cmd::Fact(Box::new(f))));
         match self.http_log.take() {
             Some(log) => log.finish(),
             None => Ok(()),
@@ -258,7 +258,7 @@ impl Back {
             Cmd::End { conn, dir, reason } => mcp.end(conn, dir, reason),
             Cmd::Close { conn, ts } => mcp.close(conn, ts, &mut on_fact),
             Cmd::Advance(now) => mcp.advance(now, &mut on_fact),
-            Cmd::Fact(f) => on_fact(f),
+            Cmd::Fact(f) => on_fact(*f),
             Cmd::Finish(now) => mcp.finish(now, &mut on_fact),
         }
     }

@@ -66,6 +66,11 @@ pub struct Args {
     #[arg(short = 'q', long = "quiet")]
     pub quiet: bool,
 
+    /// Analyse a file on N threads: 1 runs everything on one thread; 2 (or more) runs reading,
+    /// reassembly and HTTP on one thread and MCP and the rules on another. The report is byte-identical.
+    #[arg(long = "threads", value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: u16,
+
     #[command(flatten)]
     pub report: crate::output::ReportArgs,
     /// Capture live on interface IFACE ('any' for all) instead of reading a file; stop with Ctrl-C or
@@ -157,6 +162,8 @@ pub struct Config {
     pub keylog: KeyLog,
     /// `--http-log FILE`.
     pub http_log: Option<PathBuf>,
+    /// `--threads N` (offline only).
+    pub threads: u16,
     /// Set for `-i`: capture live instead of reading `inputs`.
     pub live: Option<LiveConfig>,
 }
@@ -180,6 +187,8 @@ pub enum ConfigError {
     FilterNeedsLive,
     #[error("-w needs live capture (-i IFACE)")]
     WriteNeedsLive,
+    #[error("--threads applies to reading files (-r); live capture runs on one analysis thread")]
+    ThreadsNeedFile,
 }
 
 /// Loads the built-in rules plus an optional folder.
@@ -194,6 +203,9 @@ pub fn load_rules(dir: Option<&std::path::Path>) -> Result<RuleSet, RuleError> {
 impl Config {
     pub fn from_args(args: Args) -> Result<Config, ConfigError> {
         let live = live_config(&args)?;
+        if live.is_some() && args.threads > 1 {
+            return Err(ConfigError::ThreadsNeedFile);
+        }
         if args.read.is_empty() && live.is_none() {
             return Err(ConfigError::NoInput);
         }
@@ -208,7 +220,7 @@ impl Config {
             let text = std::fs::read(p).map_err(|source| ConfigError::KeyLog { path: p.display().to_string(), source })?;
             keylog.add_text(&text);
         }
-        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet, report: args.report, keylog, http_log: args.http_log, live })
+        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet, report: args.report, keylog, http_log: args.http_log, threads: args.threads, live })
     }
 }
 

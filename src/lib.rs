@@ -18,6 +18,7 @@ pub mod jsonrpc;
 pub mod limits;
 pub mod mcp;
 pub mod output;
+pub mod pipeline;
 pub mod reassembly;
 pub mod time;
 pub mod tls;
@@ -25,7 +26,6 @@ pub mod tls;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 
-use analyzer::Analyzer;
 use capture::file::{CaptureError, CaptureReader};
 use cli::Config;
 use output::csv::{CsvSink, Mode};
@@ -76,38 +76,29 @@ pub fn run(config: Config) -> Result<(), RunError> {
         Format::Jsonl => Box::new(output::jsonl::JsonlSink::new(out, Mode::AtEnd).with_wireshark_filter(report.wireshark_filter)),
     };
     let mut sink = Collect::new(inner.as_mut());
-    let mut reader = CaptureReader::open(&config.inputs)?;
-    let mut analyzer = Analyzer::new(config.limits.clone(), config.rules);
-    if let Some(rc) = report.recorder() {
-        analyzer.enable_recorder(rc);
-    }
+    let reader = CaptureReader::open(&config.inputs)?;
     let mut progress = output::progress::Progress::new(!config.quiet, reader.total_size());
-    analyzer.set_keylog(config.keylog);
+    let mut front = analyzer::Front::new(config.limits.clone());
+    let mut back = analyzer::Back::new(&config.limits, config.rules);
+    if let Some(rc) = report.recorder() {
+        back.enable_recorder(rc);
+    }
+    front.set_keylog(config.keylog);
     if let Some(p) = &config.http_log {
         let f = File::create(p).map_err(|e| RunError::Output { path: p.display().to_string(), source: e })?;
-        analyzer.set_http_log(output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
+        front.set_http_log(output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
     }
-    let mut fatal = None;
-    loop {
-        match reader.next_packet() {
-            Ok(Some(pkt)) => {
-                analyzer.on_packet(&pkt, &mut sink).map_err(out_err)?;
-                // pcapng Decryption Secrets Blocks read while reaching this packet.
-                let secrets = reader.take_secrets();
-                if !secrets.is_empty() {
-                    analyzer.add_secrets(&secrets);
-                }
-            }
-            Ok(None) => break,
-            Err(e) => {
-                fatal = Some(e);
-                break;
-            }
-        }
-        progress.tick(|| (reader.stats().bytes_read, analyzer.open_sessions(), analyzer.incidents().len()));
-    }
+    let (front_result, sink_result) = if config.threads > 1 {
+        pipeline::run(reader, front, &mut back, &mut sink, &mut progress)
+    } else {
+        single_thread(reader, front, &mut back, &mut sink, &mut progress)
+    };
+    sink_result.map_err(out_err)?;
+    front_result.http_log.map_err(out_err)?;
     progress.finish();
-    let summary = analyzer.finish(reader.stats().clone(), &mut sink).map_err(out_err)?;
+    let mut summary = front_result.summary;
+    back.finish(&mut sink, &mut summary).map_err(out_err)?;
+    let fatal = front_result.fatal;
     let incidents = std::mem::take(&mut sink.incidents);
     drop(inner);
     let inputs: Vec<String> = config.inputs.iter().map(|p| p.display().to_string()).collect();
@@ -127,6 +118,44 @@ pub fn run(config: Config) -> Result<(), RunError> {
         Some((severity, count)) => Err(RunError::Gate { severity: severity.as_str(), count }),
         None => Ok(()),
     }
+}
+
+/// Reads every packet through both halves of the analyzer on this thread; the commands pass borrowed.
+fn single_thread(
+    mut reader: CaptureReader,
+    mut front: analyzer::Front,
+    back: &mut analyzer::Back,
+    sink: &mut dyn IncidentSink,
+    progress: &mut output::progress::Progress,
+) -> (pipeline::FrontResult, std::io::Result<()>) {
+    let mut result = Ok(());
+    let mut fatal = None;
+    loop {
+        match reader.next_packet() {
+            Ok(Some(pkt)) => {
+                front.on_packet(&pkt, &mut |cmd| analyzer::keep_first_error(&mut result, || back.handle(cmd, sink)));
+                // pcapng Decryption Secrets Blocks read while reaching this packet.
+                let secrets = reader.take_secrets();
+                if !secrets.is_empty() {
+                    front.add_secrets(&secrets);
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                fatal = Some(e);
+                break;
+            }
+        }
+        if result.is_err() {
+            // The reader of the report went away: stop reading (the caller reports the error).
+            break;
+        }
+        progress.tick(|| (reader.stats().bytes_read, back.open_sessions(), back.incidents().len()));
+    }
+    let http_log = front.finish(&mut |cmd| analyzer::keep_first_error(&mut result, || back.handle(cmd, sink)));
+    let mut summary = analyzer::Summary::default();
+    front.summarize(reader.stats().clone(), &mut summary);
+    (pipeline::FrontResult { summary, fatal, http_log }, result)
 }
 
 /// The reports written after the run: session inventory, timeline (standard output), HTML page.

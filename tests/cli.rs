@@ -130,3 +130,34 @@ fn suppress_none_gives_one_row_per_firing() {
     assert!(rows.iter().all(|r| r[10] == "1"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn threads_zero_or_not_a_number_is_exit_2() {
+    for bad in ["0", "two"] {
+        let o = run(&["-r", "samples/downgrade.pcap", "--threads", bad]);
+        assert_eq!(o.status.code(), Some(2), "--threads {bad}");
+        assert!(stderr(&o).contains("--threads"), "{bad}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_capture_error_on_two_threads_keeps_what_was_found_before_it() {
+    // The downgrade evidence comes first; a second input that is not a capture is fatal (exit 2), and the
+    // row must still be written, as on one thread.
+    let dir = std::env::temp_dir().join(format!("mcptap-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut bytes = std::fs::read(root().join("samples/downgrade.pcap")).unwrap();
+    let cut = bytes.len() - 10;
+    bytes.truncate(cut);
+    bytes.extend_from_slice(&[0xff; 16]);
+    let bad = dir.join("damaged.pcap");
+    std::fs::write(&bad, &bytes).unwrap();
+    let bad = bad.to_string_lossy().into_owned();
+    let one = run(&["-r", &bad]);
+    let two = run(&["-r", &bad, "--threads", "2"]);
+    assert_eq!(one.status.code(), two.status.code());
+    assert_eq!(stdout(&one), stdout(&two));
+    assert_eq!(stderr(&one), stderr(&two));
+    assert!(stdout(&two).contains("MCP-SSE-DOWNGRADE"), "{}", stdout(&two));
+    std::fs::remove_dir_all(&dir).ok();
+}

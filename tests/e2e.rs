@@ -32,6 +32,27 @@ fn samples_match_golden_reports() {
 }
 
 #[test]
+fn two_threads_give_the_single_threaded_report_byte_for_byte() {
+    // --threads 2 runs reading/reassembly/HTTP and MCP/rules on two threads; the report and the summary
+    // must not change by a byte (the single-threaded ones are pinned by the goldens above).
+    for p in samples() {
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let rel = format!("samples/{name}");
+        let keys = p.with_extension("keys");
+        let mut args = vec!["-r".to_string(), rel.clone()];
+        if keys.exists() {
+            args.extend(["--keylog".to_string(), keys.to_string_lossy().into_owned()]);
+        }
+        let one: Vec<&str> = args.iter().map(String::as_str).collect();
+        let two: Vec<&str> = one.iter().copied().chain(["--threads", "2"]).collect();
+        let (a, b) = (run(&one), run(&two));
+        assert!(a.status.success() && b.status.success(), "{rel}: {} / {}", stderr(&a), stderr(&b));
+        assert_eq!(stdout(&a), stdout(&b), "{rel}: CSV differs on two threads");
+        assert_eq!(stderr(&a), stderr(&b), "{rel}: summary differs on two threads");
+    }
+}
+
+#[test]
 fn downgrade_samples_report_exactly_one_downgrade() {
     for s in [
         "samples/downgrade.pcap",

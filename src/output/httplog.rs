@@ -48,7 +48,7 @@ struct LogConn {
 
 /// Writes the HTTP transaction log. The first write error is kept and returned by [`HttpLog::finish`].
 pub struct HttpLog {
-    out: Box<dyn Write>,
+    out: Box<dyn Write + Send>,
     // ALLOC: one entry per open connection (bounded by limits::max_connections) holding its pending
     // transactions (bounded by the HTTP layer's pipelining cap)
     conns: HashMap<ConnId, LogConn>,
@@ -56,7 +56,7 @@ pub struct HttpLog {
 }
 
 impl HttpLog {
-    pub fn new(mut out: Box<dyn Write>) -> HttpLog {
+    pub fn new(mut out: Box<dyn Write + Send>) -> HttpLog {
         let error = writeln!(out, "{HEADER}").err();
         HttpLog { out, conns: HashMap::new(), error }
     }
