@@ -10,8 +10,8 @@ segments that carry data are impaired, deterministically from a seeded RNG:
             A segment (direction, sequence number) is dropped at most once, so every loss is recovered by
             the first retransmission and the run stays bounded.
   duplicate the segment is forwarded twice (RFC 5681 §2 duplicate segment; the receiver re-ACKs it).
-  reorder   the segment is held back and sent right after the next data segment of the same direction (or
-            after --hold-ms if none comes), so it arrives out of order (RFC 5681 §4.2).
+  reorder   the segment is held back and sent right after the next data segment of the same connection and
+            direction (or after --hold-ms if none comes), so it arrives out of order (RFC 5681 §4.2).
   delay     the segment leaves --delay-ms later; later segments overtake it.
 
 SYN, RST and pure ACK segments are never touched, so connection setup and teardown always go through.
@@ -142,7 +142,8 @@ class Relay:
         self.dir_name = {"a": "c>s", "b": "s>c"}  # a is the client side
         self.queue: list[tuple[float, int, str, bytes]] = []  # (due, order, out side, frame)
         self.order = 0
-        self.held: dict[str, tuple[float, bytes, str]] = {}  # direction -> (deadline, frame, what)
+        # (direction, source port, destination port) -> (deadline, frame, out side): one held segment per flow
+        self.held: dict[tuple[str, int, int], tuple[float, bytes, str]] = {}
         self.dropped: set[tuple[str, int, int]] = set()
         self.stats = {d: dict(frames=0, data=0, drop=0, dup=0, reorder=0, delay=0, oversize=0)
                       for d in self.dir_name.values()}
@@ -182,6 +183,7 @@ class Relay:
         a = self.args
         r = self.rng[direction].random()
         key = (direction, t.seq, t.payload)
+        flow = (direction, t.sport, t.dport)
         if r < a.drop and key not in self.dropped:
             self.dropped.add(key)
             st["drop"] += 1
@@ -193,10 +195,10 @@ class Relay:
             self.note(direction, "dup", t)
             self.schedule(out, frame)
             self.schedule(out, frame, 0.001)
-        elif r - a.dup < a.reorder and direction not in self.held:
+        elif r - a.dup < a.reorder and flow not in self.held:
             st["reorder"] += 1
             self.note(direction, "reorder", t)
-            self.held[direction] = (time.monotonic() + a.hold_ms / 1000, frame, out)
+            self.held[flow] = (time.monotonic() + a.hold_ms / 1000, frame, out)
             return
         elif r - a.dup - a.reorder < a.delay:
             st["delay"] += 1
@@ -204,17 +206,17 @@ class Relay:
             self.schedule(out, frame, self.jitter[direction].uniform(a.delay_ms[0], a.delay_ms[1]) / 1000)
         else:
             self.schedule(out, frame)
-        # A held segment leaves right after the next data segment of its direction: it arrives out of order.
-        held = self.held.pop(direction, None)
+        # A held segment leaves right after the next data segment of its flow: it arrives out of order.
+        held = self.held.pop(flow, None)
         if held is not None:
             self.schedule(held[2], held[1])
 
     def flush(self) -> float:
         """Send what is due; return the seconds until the next due item (capped)."""
         now = time.monotonic()
-        for direction, (deadline, frame, out) in list(self.held.items()):
+        for flow, (deadline, frame, out) in list(self.held.items()):
             if deadline <= now:
-                del self.held[direction]
+                del self.held[flow]
                 self.schedule(out, frame)
         while self.queue and self.queue[0][0] <= now:
             _, _, out, frame = heapq.heappop(self.queue)
@@ -246,7 +248,7 @@ class Relay:
                         self.stats[self.dir_name[side]]["oversize"] += 1
                     self.on_frame(side, frame)
         # drain what is still queued so no segment is silently lost at shutdown
-        for direction, (_, frame, out) in list(self.held.items()):
+        for _, frame, out in list(self.held.values()):
             self.schedule(out, frame)
         self.held.clear()
         while self.queue:
