@@ -134,6 +134,10 @@ capture() {
     PIDS=()
     grep -E 'packets captured|dropped by kernel' "$tmp/cap.log" | sed 's/^/   /' || true
     sed 's/^/   /' "$tmp/relay.err"
+    if grep -q 'oversize=[1-9]' "$tmp/relay.err"; then
+        echo "   the relay saw frames over one MTU: offload-off did not take; the capture is not trustworthy" >&2
+        FAILED+=("$file")
+    fi
     # the relay's own log of every segment it impaired, kept beside the scripts
     mkdir -p "$GEN/wire"
     cp "$tmp/relay.log" "$GEN/wire/$file.relay.log"
