@@ -96,7 +96,8 @@ impl Pcap {
         let sport = u16::from_be_bytes([*tcp.first()?, *tcp.get(1)?]);
         let dport = u16::from_be_bytes([*tcp.get(2)?, *tcp.get(3)?]);
         let payload = payload_end.saturating_sub(l4 + off);
-        Some(Seg { src, dst, sport, dport, payload, flags: *tcp.get(13)? })
+        let seq = u32::from_be_bytes(tcp.get(4..8)?.try_into().ok()?);
+        Some(Seg { src, dst, sport, dport, seq, payload, flags: *tcp.get(13)? })
     }
 }
 
@@ -106,6 +107,7 @@ pub struct Seg {
     pub dst: Vec<u8>,
     pub sport: u16,
     pub dport: u16,
+    pub seq: u32,
     /// TCP payload length, from the IP header (not the frame).
     pub payload: usize,
     pub flags: u8,

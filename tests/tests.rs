@@ -24,6 +24,8 @@ mod pcapedit;
 mod damage;
 // The HTTP transactions mcptap reassembles against tshark's (skipped without tshark).
 mod tshark;
+// Real SDK traffic through an impaired path reports what its clean twin reports.
+mod impaired;
 // Damaged files, broken pipes, whole CSV rows, no wall clock in src/ (docs/robustness.md).
 mod robust;
 // Adversarial traffic against the caps, with a downgrade session that must still be found.

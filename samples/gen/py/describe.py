@@ -23,7 +23,7 @@ import sys
 from collections import defaultdict
 
 FIELDS = ["frame.number", "tcp.stream", "ip.src", "tcp.srcport", "ip.dst", "tcp.dstport",
-          "tcp.flags.fin", "tcp.flags.reset", "tcp.seq_raw", "tcp.payload"]
+          "tcp.flags.fin", "tcp.flags.reset", "tcp.seq_raw", "tcp.payload", "tcp.flags.syn"]
 
 
 def read_frames(path):
@@ -43,13 +43,32 @@ class Bytes:
         self.data = bytearray()
         self.frames: list[int] = []   # frame number per byte
         self.next_seq = None
+        self.pending: dict[int, tuple[int, bytes]] = {}  # out-of-order segments by sequence number
+
+    def syn(self, seq: int):
+        """The SYN takes one sequence number: data starts at ISN + 1 (RFC 9293 §3.4)."""
+        if self.next_seq is None:
+            self.next_seq = (seq + 1) & 0xFFFFFFFF
 
     def add(self, frame: int, seq: int, payload: bytes):
-        if self.next_seq is not None and seq < self.next_seq:  # retransmission: keep only new bytes
-            payload = payload[self.next_seq - seq:]
+        if self.next_seq is None:
+            self.next_seq = seq  # no SYN seen: start at the first data
+        if seq > self.next_seq:  # out of order (impaired captures): wait for the bytes before it
+            self.pending.setdefault(seq, (frame, payload))
+            return
+        self._append(frame, seq, payload)
+        while self.pending:
+            s = min(self.pending)
+            if s > self.next_seq:
+                break
+            f, p = self.pending.pop(s)
+            self._append(f, s, p)
+
+    def _append(self, frame: int, seq: int, payload: bytes):
+        payload = payload[self.next_seq - seq:]  # retransmission: keep only new bytes
         self.data += payload
         self.frames += [frame] * len(payload)
-        self.next_seq = seq + len(payload) if self.next_seq is None else max(self.next_seq, seq + len(payload))
+        self.next_seq += len(payload)
 
     def frame_at(self, off: int):
         return self.frames[min(off, len(self.frames) - 1)] if self.frames else None
@@ -149,6 +168,8 @@ def analyse(path: str):
             conns[st]["ends"].append(f"FIN by {who} @{frame}")
         if f["tcp.flags.reset"] in ("1", "True"):
             conns[st]["ends"].append(f"RST by {who} @{frame}")
+        if f["tcp.flags.syn"] in ("1", "True"):
+            dirs[(st, is_client)].syn(int(f["tcp.seq_raw"]))
         payload = bytes.fromhex(f["tcp.payload"].replace(":", "")) if f["tcp.payload"] else b""
         if payload:
             dirs[(st, is_client)].add(frame, int(f["tcp.seq_raw"]), payload)

@@ -1,7 +1,7 @@
 """Python MCP SDK server and client used to generate the mcptap sample captures.
 
-Server (Streamable HTTP, 2025-era sessions, listens on 127.0.0.1 only):
-    python mcp_sample.py server --port 18101 [--json] [--event-store] [--json-first N]
+Server (Streamable HTTP, 2025-era sessions, listens on 127.0.0.1 unless --host says otherwise):
+    python mcp_sample.py server --port 18101 [--json] [--event-store] [--json-first N] [--host ADDR]
 
     --json          answer every POST with application/json (MCPServer json_response=True)
     --event-store   configure an in-memory event store, so SSE events carry `id:` lines
@@ -9,6 +9,8 @@ Server (Streamable HTTP, 2025-era sessions, listens on 127.0.0.1 only):
                     the first N POST responses of each session that arrive as text/event-stream,
                     buffer the SSE body and return the JSON-RPC message as application/json
                     (dropping any id: lines); later POST responses pass through unchanged.
+    --host ADDR     listen on ADDR (capture_impaired.sh: the server's address inside its own network
+                    namespace). The SDK only turns on its DNS-rebinding Host check for loopback hosts.
 
 Client (the real SDK client, legacy/2025 initialize handshake, bounded):
     python mcp_sample.py client --url http://127.0.0.1:18101/mcp
@@ -160,7 +162,7 @@ def run_server(args) -> None:
         json_response=args.json,
         stateless_http=False,
         event_store=make_event_store() if args.event_store else None,
-        host=HOST,
+        host=args.host,
     )
     if args.json_first:
         app = JsonFirstGateway(app, args.json_first)
@@ -184,10 +186,10 @@ def run_server(args) -> None:
             return ctx
 
         uvicorn.config.create_ssl_context = make_context
-        uvicorn.run(app, host=HOST, port=args.port, log_level="warning", lifespan="on",
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", lifespan="on",
                     ssl_certfile=args.tls_cert, ssl_keyfile=args.tls_key)
         return
-    uvicorn.run(app, host=HOST, port=args.port, log_level="warning", lifespan="on")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", lifespan="on")
 
 
 # --------------------------------------------------------------------------- client
@@ -215,6 +217,7 @@ def main() -> None:
     s.add_argument("--json", action="store_true")
     s.add_argument("--event-store", action="store_true")
     s.add_argument("--json-first", type=int, default=0)
+    s.add_argument("--host", default=HOST, help="address to listen on (default 127.0.0.1)")
     s.add_argument("--tls-cert", help="serve HTTPS with this certificate (PEM)")
     s.add_argument("--tls-key", help="private key of --tls-cert (PEM)")
     s.add_argument("--tls-max", choices=["1.2", "1.3"], default="1.3", help="highest TLS version offered")
