@@ -552,7 +552,7 @@ mod tests {
     use crate::http::Headers;
 
     fn ct(v: Option<&str>) -> Headers {
-        Headers(v.map(|v| vec![("content-type".to_string(), v.to_string())]).unwrap_or_default())
+        Headers::from_pairs(v.map(|v| ("content-type", v)))
     }
 
     #[test]

@@ -149,28 +149,27 @@ fn response_into<'b>(buf: &'b [u8], slots: &mut [MaybeUninit<httparse::Header<'b
 /// a recipient "MAY replace each received obs-fold with one or more SP octets").
 fn own_headers(fields: &[httparse::Header<'_>]) -> (Headers, usize) {
     let kept = fields.len().min(MAX_HEADERS);
-    // ALLOC: owned header fields (at most MAX_HEADERS), bounded by limits::max_header_bytes.
-    let mut out = Vec::with_capacity(kept);
+    // ALLOC: one buffer for the names and values and one for their offsets (at most MAX_HEADERS fields),
+    // bounded by limits::max_header_bytes.
+    let mut out = Headers::default();
     for f in fields.iter().take(kept) {
-        // ALLOC: (as above) the owned, lower-cased name.
-        let name = f.name.to_ascii_lowercase();
-        // ALLOC: (as above) the owned value.
-        let mut value = match std::str::from_utf8(f.value) {
-            Ok(v) => v.to_owned(),
-            Err(_) => String::from_utf8_lossy(f.value).into_owned(),
-        };
+        out.push_name(f.name);
+        let value = String::from_utf8_lossy(f.value);
         if memchr2(b'\r', b'\n', f.value).is_some() {
             // obs-fold = OWS CRLF RWS: the whole fold becomes one SP.
-            value = value
-                .split(['\r', '\n'])
-                .map(|part| part.trim_matches([' ', '\t']))
-                .filter(|part| !part.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ");
+            let mut first = true;
+            for part in value.split(['\r', '\n']).map(|part| part.trim_matches([' ', '\t'])).filter(|part| !part.is_empty()) {
+                if !first {
+                    out.push_value(" ");
+                }
+                out.push_value(part);
+                first = false;
+            }
+        } else {
+            out.push_value(&value);
         }
-        out.push((name, value));
     }
-    (Headers(out), fields.len().saturating_sub(kept))
+    (out, fields.len().saturating_sub(kept))
 }
 
 /// Finds the end of a head: the offset in `buf` just past the empty line that ends the header section
@@ -363,7 +362,7 @@ Accept: application/json, text/event-stream\r\nMCP-Session-Id: abc\r\nContent-Le
         assert_eq!(h.version, 1);
         assert_eq!(h.headers.get("mcp-session-id"), Some("abc"));
         assert_eq!(h.headers.get("content-length"), Some("2"));
-        assert_eq!(h.headers.0[0], ("host".to_string(), "localhost:8000".to_string()));
+        assert_eq!(h.headers.iter().next(), Some(("host", "localhost:8000")));
     }
 
     #[test]
@@ -395,7 +394,7 @@ Accept: application/json, text/event-stream\r\nMCP-Session-Id: abc\r\nContent-Le
     fn head_lenient_multiple_spaces_and_invalid_lines() {
         let h = req(b"GET  /x   HTTP/1.1\r\nGood: 1\r\nBad Line\r\nAlso-Good: 2\r\n\r\n");
         assert_eq!(h.target, "/x");
-        assert_eq!(h.headers.0.len(), 2);
+        assert_eq!(h.headers.len(), 2);
         let h = res(b"HTTP/1.1  204  No Content\r\n\r\n");
         assert_eq!(h.status, 204);
     }
@@ -428,7 +427,7 @@ Accept: application/json, text/event-stream\r\nMCP-Session-Id: abc\r\nContent-Le
         match parse_response(&buf) {
             HeadParse::Complete { head, len, dropped_headers } => {
                 assert_eq!(len, buf.len());
-                assert_eq!(head.headers.0.len(), MAX_HEADERS);
+                assert_eq!(head.headers.len(), MAX_HEADERS);
                 assert_eq!(dropped_headers, 50);
                 assert_eq!(head.headers.get("x-h99"), Some("99"));
                 assert_eq!(head.headers.get("x-h100"), None);

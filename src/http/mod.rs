@@ -57,14 +57,65 @@ use chunked::ChunkedDecoder;
 use head::{HeadParse, Plausible, StartCheck};
 use sse::{SseItem, SseParser};
 
-/// Header fields in wire order, names lower-cased (RFC 9110 §5.1: names are case-insensitive).
+/// Header fields in wire order, names lower-cased (RFC 9110 §5.1: names are case-insensitive). Stored as
+/// one string of names and values back to back plus their end offsets, so a head costs two allocations
+/// whatever its number of fields.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Headers(pub Vec<(String, String)>);
+pub struct Headers {
+    text: String,
+    /// Per field: where its name ends and where its value ends in `text` (its name starts where the
+    /// previous value ended).
+    ends: Vec<(usize, usize)>,
+}
 
 impl Headers {
+    /// Headers from (name, value) pairs; names are lower-cased.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Headers {
+        let mut h = Headers::default();
+        for (n, v) in pairs {
+            h.push_name(n);
+            h.push_value(v);
+        }
+        h
+    }
+
+    /// Starts a field with its name (lower-cased); [`Headers::push_value`] must follow.
+    pub(crate) fn push_name(&mut self, name: &str) {
+        self.text.extend(name.chars().map(|c| c.to_ascii_lowercase()));
+        let name_end = self.text.len();
+        self.ends.push((name_end, name_end));
+    }
+
+    /// Appends to the value of the field started last.
+    pub(crate) fn push_value(&mut self, part: &str) {
+        self.text.push_str(part);
+        if let Some(last) = self.ends.last_mut() {
+            last.1 = self.text.len();
+        }
+    }
+
+    /// Fields as (lower-case name, value), in wire order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        let mut start = 0usize;
+        self.ends.iter().map(move |&(name_end, value_end)| {
+            let name = self.text.get(start..name_end).unwrap_or_default();
+            let value = self.text.get(name_end..value_end).unwrap_or_default();
+            start = value_end;
+            (name, value)
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
     /// First value of a header, by lower-case name.
     pub fn get(&self, lower_name: &str) -> Option<&str> {
-        self.0.iter().find(|(n, _)| n == lower_name).map(|(_, v)| v.as_str())
+        self.iter().find(|(n, _)| *n == lower_name).map(|(_, v)| v)
     }
 
     /// Media type without parameters, lower-cased (`text/event-stream; charset=utf-8` -> `text/event-stream`).

@@ -219,7 +219,7 @@ mod tests {
         log.http(c, &HttpEvent::Request { tx: 0, head: req.clone(), frame: 4, ts });
         log.http(c, &HttpEvent::RequestBody { tx: 0, bytes: b"{\"x\":1}", frame: 4, ts });
         log.http(c, &HttpEvent::Request { tx: 1, head: req, frame: 9, ts });
-        let ct = Headers(vec![("content-type".into(), "text/event-stream; charset=utf-8".into())]);
+        let ct = Headers::from_pairs([("content-type", "text/event-stream; charset=utf-8")]);
         log.http(c, &HttpEvent::Response { tx: Some(0), head: ResponseHead { status: 200, reason: "OK".into(), version: 1, headers: ct }, frame: 6, ts });
         log.http(c, &HttpEvent::SseBody { tx: Some(0), len: 30, frame: 6, ts });
         log.http(c, &HttpEvent::SseBody { tx: Some(0), len: 12, frame: 7, ts });
