@@ -151,7 +151,8 @@ fn own_headers(fields: &[httparse::Header<'_>]) -> (Headers, usize) {
     let kept = fields.len().min(MAX_HEADERS);
     // ALLOC: one buffer for the names and values and one for their offsets (at most MAX_HEADERS fields),
     // bounded by limits::max_header_bytes.
-    let mut out = Headers::default();
+    let bytes = fields.iter().take(kept).fold(0usize, |n, f| n.saturating_add(f.name.len()).saturating_add(f.value.len()));
+    let mut out = Headers::with_capacity(kept, bytes);
     for f in fields.iter().take(kept) {
         out.push_name(f.name);
         let value = String::from_utf8_lossy(f.value);

@@ -79,6 +79,11 @@ impl Headers {
         h
     }
 
+    /// Empty headers with room for `fields` fields of `bytes` bytes of names and values in total.
+    pub(crate) fn with_capacity(fields: usize, bytes: usize) -> Headers {
+        Headers { text: String::with_capacity(bytes), ends: Vec::with_capacity(fields) }
+    }
+
     /// Starts a field with its name (lower-cased); [`Headers::push_value`] must follow.
     pub(crate) fn push_name(&mut self, name: &str) {
         self.text.extend(name.chars().map(|c| c.to_ascii_lowercase()));
