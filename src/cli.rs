@@ -189,6 +189,8 @@ pub enum ConfigError {
     WriteNeedsLive,
     #[error("--threads applies to reading files (-r); live capture runs on one analysis thread")]
     ThreadsNeedFile,
+    #[error("{0} applies to reading files (-r); live capture writes the CSV report row by row (analyse the -w file for the other reports)")]
+    FileOnly(&'static str),
 }
 
 /// Loads the built-in rules plus an optional folder.
@@ -205,6 +207,19 @@ impl Config {
         let live = live_config(&args)?;
         if live.is_some() && args.threads > 1 {
             return Err(ConfigError::ThreadsNeedFile);
+        }
+        if live.is_some() {
+            let r = &args.report;
+            let file_only = [
+                (r.format != crate::output::Format::Csv, "--format jsonl"),
+                (r.sessions.is_some(), "--sessions"),
+                (r.timeline.is_some(), "--timeline"),
+                (r.html.is_some(), "--html"),
+                (r.fail_on.is_some(), "--fail-on"),
+            ];
+            if let Some((_, flag)) = file_only.iter().find(|(set, _)| *set) {
+                return Err(ConfigError::FileOnly(flag));
+            }
         }
         if args.read.is_empty() && live.is_none() {
             return Err(ConfigError::NoInput);

@@ -282,3 +282,16 @@ fn list_interfaces_shows_loopback() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).lines().any(|l| l.contains(".lo ") || l.contains(".lo0 ")), "{}", stdout(&o));
 }
+
+#[test]
+fn live_rejects_file_only_flags_with_one_line() {
+    // These reports are made from the whole capture; a sensor writes rows as raised. Refused before any
+    // capture opens, so no permission is needed to check it.
+    for (flag, value) in [("--html", "x.html"), ("--sessions", "s.csv"), ("--timeline", "abc"), ("--format", "jsonl"), ("--fail-on", "high"), ("--threads", "2")] {
+        let o = run(&["-i", "lo", flag, value]);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{flag}: {e}");
+        assert!(e.contains(flag.trim_start_matches("--").split(' ').next().unwrap()) && e.contains("-r"), "{flag}: {e}");
+    }
+}

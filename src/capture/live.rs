@@ -227,7 +227,7 @@ pub fn run(config: Config) -> Result<(), LiveError> {
         Some(p) => Some(cap.savefile(p).map_err(|e| LiveError::Savefile { path: p.display().to_string(), msg: pcap_msg(&e) })?),
         None => None,
     };
-    let mut csv = CsvSink::new(out, Mode::AsRaised);
+    let mut csv = CsvSink::new(out, Mode::AsRaised).with_wireshark_filter(config.report.wireshark_filter);
     if header_present {
         csv = csv.header_already_written();
     } else {
@@ -240,6 +240,11 @@ pub fn run(config: Config) -> Result<(), LiveError> {
 
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(LiveError::Runtime)?;
     let mut analyzer = Analyzer::new(config.limits.clone(), config.rules);
+    analyzer.set_keylog(config.keylog);
+    if let Some(p) = &config.http_log {
+        let f = std::fs::File::create(p).map_err(|e| LiveError::Output { path: p.display().to_string(), source: e })?;
+        analyzer.set_http_log(crate::output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
+    }
     let mut sensor = Sensor { live: &live, linktype, savefile, frame: 0, last: None, out_name: &out_name };
     let outcome = runtime.block_on(sensor.capture(cap, &link_name, &mut analyzer, &mut sink));
     let (stat, loop_err) = match outcome {
