@@ -26,11 +26,11 @@ use crate::reassembly::ConnId;
 use crate::time::Timestamp;
 
 /// Batches in flight between the threads: enough to ride out a burst on either side.
-pub const DEPTH: usize = 4;
+pub const DEPTH: usize = 2;
 /// Commands per batch: large enough that the channel costs nothing per packet.
-pub const BATCH_ITEMS: usize = 4096;
+pub const BATCH_ITEMS: usize = 2048;
 /// Body bytes per batch: bounds the memory held in flight to about `DEPTH` times this.
-pub const BATCH_BYTES: usize = 1 << 20;
+pub const BATCH_BYTES: usize = 512 << 10;
 
 /// When a batch is closed.
 #[derive(Debug, Clone, Copy)]
