@@ -131,16 +131,9 @@ fn single_thread(
     let mut result = Ok(());
     let mut fatal = None;
     loop {
-        match reader.next_packet() {
-            Ok(Some(pkt)) => {
-                front.on_packet(&pkt, &mut |cmd| analyzer::keep_first_error(&mut result, || back.handle(cmd, sink)));
-                // pcapng Decryption Secrets Blocks read while reaching this packet.
-                let secrets = reader.take_secrets();
-                if !secrets.is_empty() {
-                    front.add_secrets(&secrets);
-                }
-            }
-            Ok(None) => break,
+        match pipeline::feed_next(&mut reader, &mut front, &mut |cmd| analyzer::keep_first_error(&mut result, || back.handle(cmd, sink))) {
+            Ok(true) => {}
+            Ok(false) => break,
             Err(e) => {
                 fatal = Some(e);
                 break;

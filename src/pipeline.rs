@@ -166,21 +166,28 @@ fn run_bounded(
     })
 }
 
+/// Reads the next packet through `front`; `Ok(false)` at the end of the capture.
+pub(crate) fn feed_next<F: FnMut(Cmd<'_>)>(reader: &mut CaptureReader, front: &mut Front, out: &mut F) -> Result<bool, CaptureError> {
+    match reader.next_packet()? {
+        Some(pkt) => front.on_packet(&pkt, out),
+        None => return Ok(false),
+    }
+    // pcapng Decryption Secrets Blocks read while reaching this packet.
+    let secrets = reader.take_secrets();
+    if !secrets.is_empty() {
+        front.add_secrets(&secrets);
+    }
+    Ok(true)
+}
+
 fn produce(reader: &mut CaptureReader, front: &mut Front, full: &SyncSender<Batch>, empty: &Receiver<Batch>, bounds: Bounds) -> FrontResult {
     let mut batch = Batch::default();
     let mut fatal = None;
     let mut consumer_gone = false;
     loop {
-        match reader.next_packet() {
-            Ok(Some(pkt)) => {
-                front.on_packet(&pkt, &mut |cmd| batch.push(cmd));
-                // pcapng Decryption Secrets Blocks read while reaching this packet.
-                let secrets = reader.take_secrets();
-                if !secrets.is_empty() {
-                    front.add_secrets(&secrets);
-                }
-            }
-            Ok(None) => break,
+        match feed_next(reader, front, &mut |cmd| batch.push(cmd)) {
+            Ok(true) => {}
+            Ok(false) => break,
             Err(e) => {
                 fatal = Some(e);
                 break;
