@@ -8,6 +8,7 @@
 # Installs the pinned SDKs locally: samples/gen/.venv (requirements.txt) and samples/gen/ts/node_modules
 # (package-lock.json). All traffic stays on 127.0.0.1; every client run is bounded (fixed calls, timeouts).
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 GEN="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT="$(cd "$GEN/.." && pwd)"          # samples/
@@ -35,26 +36,6 @@ cleanup() {
     [ -n "$SERVER_PID" ] && kill -TERM "$SERVER_PID" 2>/dev/null || true
 }
 trap cleanup EXIT
-
-wait_port() {  # wait (max 15 s) until something listens on 127.0.0.1:$1
-    local port=$1 i
-    for i in $(seq 1 150); do
-        if (exec 3<>"/dev/tcp/$HOST/$port") 2>/dev/null; then return 0; fi
-        sleep 0.1
-    done
-    echo "server on port $port did not come up" >&2
-    return 1
-}
-
-wait_capturing() {  # wait (max 10 s) until the capture tool reports it is listening
-    local log=$1 i
-    for i in $(seq 1 100); do
-        if grep -qE 'listening on|Capturing on' "$log" 2>/dev/null; then sleep 0.5; return 0; fi
-        sleep 0.1
-    done
-    echo "capture did not start: $(cat "$log")" >&2
-    return 1
-}
 
 # capture FILE PORT FORMAT SERVER-CMD -- CLIENT-CMD
 #   FORMAT: lo (tcpdump -i lo, LINKTYPE_ETHERNET), any (tcpdump -i any -y LINUX_SLL: LINKTYPE_LINUX_SLL 113),

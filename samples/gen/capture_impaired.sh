@@ -19,6 +19,7 @@
 # capture_all.sh (samples/gen/.venv, samples/gen/ts/node_modules). The addresses exist only inside the
 # namespaces; the namespaces are deleted on exit. Every run is bounded (client timeout 60 s, relay 300 s).
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 GEN="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT="$(cd "$GEN/.." && pwd)"          # samples/
@@ -26,6 +27,7 @@ PY="$GEN/.venv/bin/python"
 TS="$GEN/ts"
 NS_C=mcptap-imp-c NS_R=mcptap-imp-r NS_S=mcptap-imp-s
 CLIENT_IP=10.77.0.1 SERVER_IP=10.77.0.2
+HOST=$SERVER_IP PROBE_NS=$NS_C  # lib.sh: wait_port probes the server from the client namespace
 
 # ---------------------------------------------------------------- setup
 if [ ! -x "$PY" ]; then
@@ -71,26 +73,6 @@ make_path() {  # the three namespaces, fresh for every capture (no ARP or TCP st
     in_ns "$NS_S" ip link set s0 up
     in_ns "$NS_R" ip link set c1 up
     in_ns "$NS_R" ip link set s1 up
-}
-
-wait_port() {  # wait (max 15 s) until the server accepts connections, seen from the client namespace
-    local port=$1 i
-    for i in $(seq 1 150); do
-        if in_ns "$NS_C" timeout 2 bash -c "exec 3<>/dev/tcp/$SERVER_IP/$port" 2>/dev/null; then return 0; fi
-        sleep 0.1
-    done
-    echo "server on port $port did not come up" >&2
-    return 1
-}
-
-wait_capturing() {  # wait (max 10 s) until tcpdump reports it is listening
-    local log=$1 i
-    for i in $(seq 1 100); do
-        if grep -q 'listening on' "$log" 2>/dev/null; then sleep 0.5; return 0; fi
-        sleep 0.1
-    done
-    echo "capture did not start: $(cat "$log")" >&2
-    return 1
 }
 
 # capture FILE PORT SEED RELAY-OPTIONS -- SERVER-CMD -- CLIENT-CMD

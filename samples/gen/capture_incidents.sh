@@ -8,6 +8,7 @@
 # Needs root (tcpdump on lo), python3 (>= 3.11), node + npm, tcpdump, tshark/editcap (tshark package).
 # Every client run is bounded (fixed calls, an internal guard, `timeout`); one port per scenario (18200-18299).
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 GEN="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT="$(cd "$GEN/.." && pwd)"          # samples/
@@ -35,26 +36,6 @@ cleanup() {
     [ -n "$SERVER_PID" ] && kill -TERM "$SERVER_PID" 2>/dev/null || true
 }
 trap cleanup EXIT
-
-wait_port() {  # wait (max 15 s) until something listens on 127.0.0.1:$1
-    local port=$1 i
-    for i in $(seq 1 150); do
-        if (exec 3<>"/dev/tcp/$HOST/$port") 2>/dev/null; then return 0; fi
-        sleep 0.1
-    done
-    echo "server on port $port did not come up" >&2
-    return 1
-}
-
-wait_capturing() {  # wait (max 10 s) until tcpdump reports it is listening
-    local log=$1 i
-    for i in $(seq 1 100); do
-        if grep -qE 'listening on' "$log" 2>/dev/null; then sleep 0.5; return 0; fi
-        sleep 0.1
-    done
-    echo "capture did not start: $(cat "$log")" >&2
-    return 1
-}
 
 # capture PATH PORT TIMEOUT SERVER-CMD -- CLIENT-CMD
 #   tcpdump -i lo -s 0 -U (LINKTYPE_ETHERNET, microsecond pcap), filter "tcp port PORT".

@@ -10,6 +10,7 @@
 # cipher are pinned on the server, TLS 1.3 suites with an OpenSSL config (OPENSSL_CONF). All traffic stays on
 # 127.0.0.1; every client run is bounded (fixed calls, timeouts).
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 GEN="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT="$(cd "$GEN/.." && pwd)"
@@ -46,24 +47,6 @@ system_default = system_default_sect
 [system_default_sect]
 Ciphersuites = $2
 CONF
-}
-
-wait_port() {
-    local port=$1 i
-    for i in $(seq 1 300); do
-        if (exec 3<>"/dev/tcp/$HOST/$port") 2>/dev/null; then return 0; fi
-        sleep 0.1
-    done
-    echo "server on port $port did not come up" >&2; return 1
-}
-
-wait_capturing() {
-    local log=$1 i
-    for i in $(seq 1 100); do
-        if grep -qE 'listening on' "$log" 2>/dev/null; then sleep 0.5; return 0; fi
-        sleep 0.1
-    done
-    echo "capture did not start: $(cat "$log")" >&2; return 1
 }
 
 # capture NAME PORT SUITE13 TLSMAX CIPHERS12 SERVER-OPTS... -- CLIENT-CMD...

@@ -1,0 +1,26 @@
+# Helpers shared by the capture scripts (sourced, not run). The caller sets HOST (the server's address) and,
+# to probe from inside a network namespace, PROBE_NS.
+
+# wait_port PORT: wait (max 30 s) until HOST:PORT accepts connections, so the capture starts with the server
+# up and holds no connection-refused noise.
+wait_port() {
+    local port=$1 i prefix=()
+    [ -n "${PROBE_NS:-}" ] && prefix=(ip netns exec "$PROBE_NS")
+    for i in $(seq 1 300); do
+        if "${prefix[@]}" timeout 2 bash -c "exec 3<>/dev/tcp/$HOST/$port" 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    echo "server on port $port did not come up" >&2
+    return 1
+}
+
+# wait_capturing LOG: wait (max 10 s) until the capture tool (tcpdump or dumpcap) writing LOG is listening.
+wait_capturing() {
+    local log=$1 i
+    for i in $(seq 1 100); do
+        if grep -qE 'listening on|Capturing on' "$log" 2>/dev/null; then sleep 0.5; return 0; fi
+        sleep 0.1
+    done
+    echo "capture did not start: $(cat "$log")" >&2
+    return 1
+}
