@@ -73,6 +73,8 @@ pub struct Summary {
     /// Sessions not recorded because the recorder was full.
     pub sessions_unrecorded: u64,
     pub tls: TlsStats,
+    /// Incidents merged into a per-rule row at `Limits::max_incidents`.
+    pub incidents_merged: u64,
 }
 
 pub struct Analyzer {
@@ -98,7 +100,7 @@ impl Analyzer {
             tls: TlsLayer::default(),
             mcp: McpTracker::new(&limits),
             rules,
-            incidents: Incidents::default(),
+            incidents: Incidents::with_cap(limits.max_incidents),
             summary: Summary::default(),
             now: Timestamp::ZERO,
             last_expiry: Timestamp::ZERO,
@@ -205,6 +207,7 @@ impl Analyzer {
         summary.tls = self.tls.stats();
         summary.incidents_by_rule = self.incidents.by_rule().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         summary.rule_eval_errors += self.incidents.eval_errors;
+        summary.incidents_merged = self.incidents.merged;
         if let Some((records, dropped)) = self.mcp.take_records() {
             summary.sessions = records;
             summary.sessions_unrecorded = dropped;
@@ -233,6 +236,8 @@ fn fact_handler<'a>(
 }
 
 /// Hands a reassembly event to the HTTP layer of its connection and the HTTP events on to the MCP layer.
+// The stages it hands between are separate borrows of the analyzer; a struct for them would only rename them.
+#[allow(clippy::too_many_arguments)]
 fn route<F: FnMut(Fact)>(
     ev: FlowEvent<'_>,
     http: &mut ConnMap<HttpConnection>,
@@ -369,6 +374,9 @@ impl fmt::Display for Summary {
         if m.session_cap_hits > 0 {
             writeln!(f, "  caps hit:  {} sessions evicted at the session cap", m.session_cap_hits)?;
         }
+        if m.pending_cap_hits > 0 {
+            writeln!(f, "  caps hit:  {} pending requests forgotten at the pending cap", m.pending_cap_hits)?;
+        }
         let total: u64 = self.incidents_by_rule.values().sum();
         let rules: Vec<String> = self.incidents_by_rule.iter().map(|(k, v)| format!("{k}: {v}")).collect();
         write!(f, "  incidents: {total}")?;
@@ -376,6 +384,9 @@ impl fmt::Display for Summary {
             write!(f, " ({})", rules.join(", "))?;
         }
         writeln!(f)?;
+        if self.incidents_merged > 0 {
+            writeln!(f, "  caps hit:  {} incidents merged into one row per rule at the incident cap", self.incidents_merged)?;
+        }
         if self.rule_eval_errors > 0 {
             writeln!(f, "  rules:     {} evaluation errors", self.rule_eval_errors)?;
         }
