@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora (fuzz/corpus/<target>/, not committed) from samples/*.pcap*: the capture and
 # analyzer targets get the files whole; decode gets single packets; jsonrpc, sse and http get payloads cut
-# from them. Idempotent.
+# from them; reassembly gets the TCP segments of each Ethernet sample in its own input format. Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")"
 for t in capture analyzer decode reassembly http sse jsonrpc; do mkdir -p "corpus/$t"; done
@@ -45,6 +45,48 @@ for f in sorted(glob.glob('../samples/*.pcap')):
                 open(f'corpus/{tgt}/{base}-{i}', 'wb').write(out)
                 n += 1
 print(f'seeded {n} payload files')
+PY
+python3 - <<'PY'
+# Reassembly seeds: the TCP segments of each Ethernet sample's first connections, in the target's input
+# format (12-byte header: tuple, flags, seq, ack, length, time step; then up to 63 payload bytes).
+import glob, os, struct
+made = 0
+for f in sorted(glob.glob('../samples/*.pcap')):
+    d = open(f, 'rb').read()
+    if len(d) < 24 or d[:4] != b'\xd4\xc3\xb2\xa1' or struct.unpack('<I', d[20:24])[0] != 1:
+        continue
+    out, tuples, off, last = bytearray(), {}, 24, None
+    while off + 16 <= len(d) and len(out) < 200_000:
+        sec, usec, incl, _ = struct.unpack('<IIII', d[off:off+16])
+        pkt = d[off+16:off+16+incl]
+        off += 16 + incl
+        if len(pkt) < 54 or pkt[12:14] != b'\x08\x00' or pkt[23] != 6:
+            continue
+        ihl = (pkt[14] & 15) * 4
+        tot = struct.unpack('>H', pkt[16:18])[0]
+        t = 14 + ihl
+        sp, dp, seq, ack = struct.unpack('>HHII', pkt[t:t+12])
+        doff = (pkt[t+12] >> 4) * 4
+        fl = pkt[t+13]
+        payload = pkt[t+doff:14+tot]
+        conn = tuple(sorted([sp, dp]))
+        if conn not in tuples:
+            if len(tuples) >= 8:
+                continue
+            tuples[conn] = (len(tuples), min(sp, dp) if fl & 0x02 and not fl & 0x10 else None)
+        idx, _ = tuples[conn]
+        to_client = sp < dp  # servers listen on the lower port in the samples
+        flags = (fl & 2 and 1) | (fl & 16 and 2) | (fl & 1 and 4) | (fl & 4 and 8) | (fl & 8 and 16) | (128 if to_client else 0)
+        now = sec * 1_000_000 + usec
+        step = 0 if last is None else min(15, max(0, (now - last) // 1_000_000))
+        last = now
+        pieces = [payload[i:i+63] for i in range(0, len(payload), 63)] or [b'']
+        for k, p in enumerate(pieces):
+            out += bytes([idx & 7, flags]) + struct.pack('>II', (seq + 63 * k) & 0xffffffff, ack) + bytes([len(p), step << 4]) + p
+    if out:
+        open(f'corpus/reassembly/{os.path.basename(f)}', 'wb').write(bytes(out))
+        made += 1
+print(f'seeded {made} reassembly files')
 PY
 for t in capture analyzer decode reassembly http sse jsonrpc; do
   echo "$t: $(ls "corpus/$t" | wc -l) seeds"

@@ -75,6 +75,8 @@ pub struct Summary {
     /// Sessions not recorded because the recorder was full.
     pub sessions_unrecorded: u64,
     pub tls: TlsStats,
+    /// Incidents merged into a per-rule row at `Limits::max_incidents`.
+    pub incidents_merged: u64,
 }
 
 /// What the front half of the pipeline (reassembly, TLS, HTTP) hands the back half (MCP classifier,
@@ -223,7 +225,7 @@ pub struct Back {
 
 impl Back {
     pub fn new(limits: &Limits, rules: RuleSet) -> Back {
-        Back { mcp: McpTracker::new(limits), rules, incidents: Incidents::default(), rule_eval_errors: 0 }
+        Back { mcp: McpTracker::new(limits), rules, incidents: Incidents::with_cap(limits.max_incidents), rule_eval_errors: 0 }
     }
 
     pub fn incidents(&self) -> &Incidents {
@@ -269,6 +271,7 @@ impl Back {
         summary.mcp = self.mcp.stats().clone();
         summary.incidents_by_rule = self.incidents.by_rule().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         summary.rule_eval_errors = self.rule_eval_errors + self.incidents.eval_errors;
+        summary.incidents_merged = self.incidents.merged;
         if let Some((records, dropped)) = self.mcp.take_records() {
             summary.sessions = records;
             summary.sessions_unrecorded = dropped;
@@ -518,6 +521,9 @@ impl fmt::Display for Summary {
         if m.session_cap_hits > 0 {
             writeln!(f, "  caps hit:  {} sessions evicted at the session cap", m.session_cap_hits)?;
         }
+        if m.pending_cap_hits > 0 {
+            writeln!(f, "  caps hit:  {} pending requests forgotten at the pending cap", m.pending_cap_hits)?;
+        }
         let total: u64 = self.incidents_by_rule.values().sum();
         let rules: Vec<String> = self.incidents_by_rule.iter().map(|(k, v)| format!("{k}: {v}")).collect();
         write!(f, "  incidents: {total}")?;
@@ -525,6 +531,9 @@ impl fmt::Display for Summary {
             write!(f, " ({})", rules.join(", "))?;
         }
         writeln!(f)?;
+        if self.incidents_merged > 0 {
+            writeln!(f, "  caps hit:  {} incidents merged into one row per rule at the incident cap", self.incidents_merged)?;
+        }
         if self.rule_eval_errors > 0 {
             writeln!(f, "  rules:     {} evaluation errors", self.rule_eval_errors)?;
         }

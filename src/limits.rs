@@ -26,6 +26,9 @@ pub struct Limits {
     pub conn_idle_secs: i64,
     /// A session with no traffic for this long (capture time, seconds) is finished and released.
     pub session_idle_secs: i64,
+    /// Incident rows kept (one per rule and session); past it, new incidents are merged into one row per
+    /// rule with session `*`, so a flood of sessions each tripping a rule cannot exhaust memory.
+    pub max_incidents: usize,
 }
 
 impl Default for Limits {
@@ -42,6 +45,7 @@ impl Default for Limits {
             max_event_ids_per_session: 4096,
             conn_idle_secs: 300,
             session_idle_secs: 1800,
+            max_incidents: 100_000,
         }
     }
 }
@@ -60,6 +64,7 @@ impl Limits {
         "max_event_ids_per_session",
         "conn_idle_secs",
         "session_idle_secs",
+        "max_incidents",
     ];
 
     /// Sets one limit by name; the error names what was wrong.
@@ -81,6 +86,7 @@ impl Limits {
             "max_event_ids_per_session" => self.max_event_ids_per_session = as_usize()?,
             "conn_idle_secs" => self.conn_idle_secs = as_i64()?,
             "session_idle_secs" => self.session_idle_secs = as_i64()?,
+            "max_incidents" => self.max_incidents = as_usize()?,
             _ => {
                 return Err(format!(
                     "unknown limit '{name}' (known: {})",

@@ -155,21 +155,53 @@ pub enum Raised {
 }
 
 /// Incidents of a run, one per rule and session, in the order they were first raised.
+///
+/// Memory: rows are kept to the end of the run (the CSV is sorted), so a capture with endless distinct
+/// sessions that each trip a rule would grow the table without bound. Past `cap` rows a new incident is
+/// not dropped but merged into one overflow row per rule (session `*`, counted in `merged`): the finding
+/// survives with its count. A flood of one rule must not take attribution from the others, so each rule
+/// keeps its first `RULE_FLOOR` rows (or `cap`, if smaller) of its own even past the cap: the table
+/// stays within the cap plus `RULE_FLOOR + 1` rows per rule.
 #[derive(Debug, Default)]
 pub struct Incidents {
+    // ALLOC: one row per rule and session, bounded by limits::max_incidents (+ one overflow row per rule)
     rows: Vec<Incident>,
     index: HashMap<(String, String), usize>,
     pub eval_errors: u64,
+    /// Rows kept before new incidents are merged per rule; `None`: no cap.
+    cap: Option<usize>,
+    /// Incidents merged into an overflow row at the cap.
+    pub merged: u64,
+    /// Rows per rule id, for the floor.
+    per_rule: HashMap<String, usize>,
 }
 
+/// Rows each rule keeps of its own past the incident cap.
+const RULE_FLOOR: usize = 100;
+
+/// Evidence suffix of a row that merges incidents past the incident cap.
+pub const MERGED_AT_CAP: &str = " (more sessions merged into this row at the incident cap)";
+
 impl Incidents {
+    /// An empty table that keeps at most `cap` rows before merging new incidents per rule.
+    pub fn with_cap(cap: usize) -> Incidents {
+        Incidents { cap: Some(cap), ..Incidents::default() }
+    }
+
     pub fn raise(&mut self, rule: &Rule, fact: &Fact) -> Raised {
         let scope = match rule.suppress {
             Suppress::Session => fact.ctx.session_key.clone(),
             Suppress::Server => fact.ctx.server.to_string(),
             Suppress::None => format!("#{}", self.rows.len()),
         };
-        let key = (rule.id.clone(), scope);
+        let mut key = (rule.id.clone(), scope);
+        let rule_rows = self.per_rule.get(&rule.id).copied().unwrap_or(0);
+        let full = self.cap.is_some_and(|cap| self.rows.len() >= cap && rule_rows >= RULE_FLOOR.min(cap));
+        let overflow = full && !self.index.contains_key(&key);
+        if overflow {
+            key.1 = "* overflow".to_string();
+            self.merged = self.merged.saturating_add(1);
+        }
         if let Some(&i) = self.index.get(&key) {
             if let Some(row) = self.rows.get_mut(i) {
                 row.count += 1;
@@ -219,7 +251,14 @@ impl Incidents {
             action: rule.action.clone(),
             session_key: fact.ctx.session_key.clone(),
         };
+        let mut row = row;
+        if overflow {
+            row.session_id = "*".to_string();
+            row.session_key = key.1.clone();
+            row.evidence.push_str(MERGED_AT_CAP);
+        }
         self.rows.push(row);
+        *self.per_rule.entry(rule.id.clone()).or_default() += 1;
         let i = self.rows.len() - 1;
         self.index.insert(key, i);
         Raised::New(i)
@@ -325,5 +364,28 @@ mod tests {
         inc.raise(rule, &shift(true, "a"));
         let e = &inc.get(clean).unwrap().evidence;
         assert!(e.ends_with(CROSSES_GAP) && e.matches(CROSSES_GAP).count() == 1, "{e}");
+    }
+
+    #[test]
+    fn incidents_past_the_cap_merge_into_one_row_per_rule() {
+        let set = RuleSet::builtin().unwrap();
+        let rule = set.rules().iter().find(|r| r.id == "MCP-SSE-DOWNGRADE").unwrap();
+        let mut inc = Incidents::with_cap(3);
+        for i in 0..1000 {
+            inc.raise(rule, &shift(false, &format!("s{i}")));
+        }
+        // Three sessions of their own, then one row for the other 997.
+        assert_eq!(inc.len(), 4);
+        assert_eq!(inc.merged, 997);
+        let over = inc.get(3).unwrap();
+        assert_eq!((over.session_id.as_str(), over.count), ("*", 997));
+        assert!(over.evidence.ends_with(MERGED_AT_CAP), "{}", over.evidence);
+        // A session that already has its row keeps counting there.
+        assert!(matches!(inc.raise(rule, &shift(false, "s1")), Raised::Repeat(1)));
+        assert_eq!(inc.merged, 997);
+        // Another rule still gets rows of its own past the cap.
+        let other = set.rules().iter().find(|r| r.id != rule.id).unwrap();
+        assert!(matches!(inc.raise(other, &shift(false, "x")), Raised::New(4)));
+        assert_eq!(inc.get(4).unwrap().session_id, "x");
     }
 }

@@ -28,7 +28,7 @@ use crate::time::{Duration, Timestamp};
 
 use cursor::Step;
 use record::{Recorder, RecorderConfig, SessionRecord};
-use session::{BodyType, LastPost, Session, SessionIdent, SessionKey};
+use session::{BodyType, LastPost, Session, SessionIdent, SessionKey, SessionTable};
 use stream::StreamTrack;
 
 /// Ages (s) at which an unanswered request is reported (`request_waiting`).
@@ -48,6 +48,9 @@ pub struct McpStats {
     pub bodies_over_cap: u64,
     pub sse_events: u64,
     pub session_cap_hits: u64,
+    /// Outstanding requests forgotten at `Limits::max_pending_per_session`: the oldest unanswered
+    /// transaction of a connection with that many waiting, or request ids a POST stream owes beyond it.
+    pub pending_cap_hits: u64,
     pub sessions_expired: u64,
     /// Sessions finished (expired, evicted or at end of capture), by era.
     pub sessions_by_era: BTreeMap<Era, u64>,
@@ -268,6 +271,9 @@ struct Tx {
     resp: Option<Resp>,
     /// Next `WAIT_CHECKPOINTS` index for this transaction's unanswered requests.
     wait_step: usize,
+    /// Its pending `Timer::Request` (key in `McpTracker::timers`), removed with the transaction when it
+    /// is dropped at the cap.
+    timer: Option<(Timestamp, u64)>,
 }
 
 #[derive(Debug)]
@@ -293,7 +299,11 @@ struct ConnView {
 
 impl ConnView {
     fn tx_mut(&mut self, id: Option<TxId>) -> Option<&mut Tx> {
-        self.txs.iter_mut().find(|t| t.id == id)
+        // Request-side events name the newest transaction and responses the oldest (RFC 9112 §9.3.2:
+        // responses come in request order), so both ends are tried before a scan.
+        let last = self.txs.len().saturating_sub(1);
+        let i = if self.txs.back().is_some_and(|t| t.id == id) { last } else { self.txs.iter().position(|t| t.id == id)? };
+        self.txs.get_mut(i)
     }
 }
 
@@ -353,7 +363,7 @@ enum Timer {
 pub struct McpTracker {
     limits: Limits,
     conns: ConnMap<ConnView>,
-    sessions: HashMap<SessionKey, Session>,
+    sessions: SessionTable,
     clients: HashMap<(IpAddr, SocketAddr), ClientState>,
     servers: HashMap<SocketAddr, ServerState>,
     /// Session ids minted by an `initialize` response in this capture.
@@ -372,7 +382,7 @@ impl McpTracker {
         McpTracker {
             limits: limits.clone(),
             conns: ConnMap::default(),
-            sessions: HashMap::new(),
+            sessions: SessionTable::default(),
             clients: HashMap::new(),
             servers: HashMap::new(),
             minted: HashSet::new(),
@@ -504,10 +514,22 @@ impl McpTracker {
     pub fn http<F: FnMut(Fact)>(&mut self, conn: ConnId, ev: HttpEvent<'_>, out: &mut F) {
         match ev {
             HttpEvent::Request { tx, head, frame, ts } => {
+                let cap = self.limits.max_pending_per_session.max(1);
                 let Some(view) = self.conns.get_mut(&conn) else { return };
                 let client = (view.client.ip(), view.server);
-                // ALLOC: one transaction per outstanding request; the HTTP layer bounds pipelining
-                view.txs.push_back(Tx { id: Some(tx), req: Some(Req::from_head(&head, frame, ts)), resp: None, wait_step: 0 });
+                if view.txs.len() >= cap {
+                    // Pipelined requests nobody answers (RFC 9112 §9.3.2 sets no limit): forget the oldest
+                    // unanswered one rather than the new one, so a flood of requests cannot hide the
+                    // requests that follow it from the request-side checks.
+                    if let Some(old) = view.txs.iter().position(|t| t.resp.is_none()).and_then(|i| view.txs.remove(i)) {
+                        if let Some(k) = old.timer {
+                            self.timers.remove(&k);
+                        }
+                        self.stats.pending_cap_hits += 1;
+                    }
+                }
+                // ALLOC: one transaction per outstanding request, bounded by limits::max_pending_per_session
+                view.txs.push_back(Tx { id: Some(tx), req: Some(Req::from_head(&head, frame, ts)), resp: None, wait_step: 0, timer: None });
                 self.client_mut(client.0, client.1).last_request = ts;
             }
             HttpEvent::RequestBody { tx, bytes, .. } => {
@@ -577,9 +599,18 @@ impl McpTracker {
         self.clients.entry(key).or_default()
     }
 
-    fn schedule(&mut self, at: Timestamp, timer: Timer) {
+    fn schedule(&mut self, at: Timestamp, timer: Timer) -> (Timestamp, u64) {
         self.timer_seq += 1;
         self.timers.insert((at, self.timer_seq), timer);
+        (at, self.timer_seq)
+    }
+
+    /// Schedules the next wait checkpoint of a transaction and notes it on the transaction.
+    fn schedule_wait(&mut self, at: Timestamp, conn: ConnId, tx: Option<TxId>) {
+        let k = self.schedule(at, Timer::Request { conn, tx });
+        if let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) {
+            t.timer = Some(k);
+        }
     }
 
     /// The session a request belongs to, created if needed. `resp_sid` is the id a response mints.
@@ -590,11 +621,7 @@ impl McpTracker {
             (None, None) => SessionIdent::Anonymous { client: client.ip(), endpoint: info.path.clone(), client_name: info.client_name.clone() },
         };
         let key = SessionKey { server, ident };
-        if !self.sessions.contains_key(&key) && self.sessions.len() >= self.limits.max_sessions {
-            self.evict_oldest_session();
-        }
-        // ALLOC: one session per key, bounded by limits::max_sessions
-        let s = self.sessions.entry(key.clone()).or_insert_with(|| Session::new(key.clone(), ts));
+        let (s, evicted) = self.sessions.entry(&key, ts, self.limits.max_sessions);
         s.last_seen = s.last_seen.max(ts);
         if s.host.is_empty() {
             s.host = info.host.clone();
@@ -607,6 +634,9 @@ impl McpTracker {
         }
         if let Some(v) = &info.requested {
             s.requested_version = Some(v.clone());
+        }
+        if let Some(old) = evicted {
+            self.evicted(old);
         }
         key
     }
@@ -641,7 +671,7 @@ impl McpTracker {
             }
         }
         if has_requests {
-            self.schedule(ts.plus(Duration::from_secs(WAIT_CHECKPOINTS.first().copied().unwrap_or(5))), Timer::Request { conn, tx });
+            self.schedule_wait(ts.plus(Duration::from_secs(WAIT_CHECKPOINTS.first().copied().unwrap_or(5))), conn, tx);
         }
         if http_method == "POST" && has_requests {
             self.servers.entry(server).or_default().mcp_paths.insert(path.clone());
@@ -705,7 +735,7 @@ impl McpTracker {
         let Some(view) = self.conns.get_mut(&conn) else { return };
         let (client, server) = (view.client, view.server);
         if view.tx_mut(tx).is_none() {
-            view.txs.push_back(Tx { id: tx, req: None, resp: None, wait_step: 0 });
+            view.txs.push_back(Tx { id: tx, req: None, resp: None, wait_step: 0, timer: None });
         }
         let media = head.headers.content_type();
         let resp_sid = head.headers.get("mcp-session-id").map(str::to_string);
@@ -787,7 +817,15 @@ impl McpTracker {
             resp.init_requested = requested;
         }
         if let Some(st) = resp.stream.as_mut() {
-            st.pending = snapshot_ids.clone();
+            // A batch of many thousand requests answered on one stream would make each answer a long
+            // search of what the stream owes: keep at most the cap.
+            let cap = self.limits.max_pending_per_session;
+            let mut owed = snapshot_ids.clone();
+            if owed.len() > cap {
+                self.stats.pending_cap_hits += owed.len().saturating_sub(cap) as u64;
+                owed.truncate(cap);
+            }
+            st.pending = owed;
         }
         resp.session = Some(key.clone());
         let client_key = (client.ip(), server);
@@ -795,6 +833,7 @@ impl McpTracker {
         // Era and session-id facts visible on the head.
         let Some(s) = self.sessions.get_mut(&key) else { return };
         s.last_seen = s.last_seen.max(ts);
+        s.exchanges += 1;
         if resp_sid.is_some() && s.era == Era::Unknown {
             s.observe_era(Era::Streamable2025);
         }
@@ -947,10 +986,19 @@ impl McpTracker {
                 if let Some(p) = param {
                     let key = SessionKey { server, ident: SessionIdent::LegacyParam(p) };
                     resp.session = Some(key.clone());
-                    let s = self.sessions.entry(key).or_insert_with_key(|k| Session::new(k.clone(), ts));
+                    // Through the table like every other session: a server announcing endless endpoints
+                    // must not grow it past the cap.
+                    let (s, evicted) = self.sessions.entry(&key, ts, self.limits.max_sessions);
                     s.observe_era(Era::HttpSse2024);
                     if s.endpoint.is_empty() {
                         s.endpoint = event.data.trim().split('?').next().unwrap_or("").to_string();
+                    }
+                    if let Some(old) = evicted {
+                        if let Some(rec) = self.recorder.as_mut() {
+                            rec.release(&old);
+                        }
+                        self.stats.session_cap_hits += 1;
+                        *self.stats.sessions_by_era.entry(old.era).or_default() += 1;
                     }
                 }
             }
@@ -1239,16 +1287,13 @@ impl McpTracker {
         }
         self.last_expiry = now;
         let idle = Duration::from_secs(self.limits.session_idle_secs);
-        let mut stale: Vec<SessionKey> = self.sessions.iter().filter(|(_, s)| now.since(s.last_seen) > idle).map(|(k, _)| k.clone()).collect();
-        stale.sort();
-        for k in stale {
-            if let Some(s) = self.sessions.remove(&k) {
-                if let Some(rec) = self.recorder.as_mut() {
-                    rec.release(&s);
-                }
-                self.stats.sessions_expired += 1;
-                *self.stats.sessions_by_era.entry(s.era).or_default() += 1;
+        // Oldest first from the activity index: only the sessions that expire are visited.
+        while let Some(s) = self.sessions.pop_oldest_if(|seen| now.since(seen) > idle) {
+            if let Some(rec) = self.recorder.as_mut() {
+                rec.release(&s);
             }
+            self.stats.sessions_expired += 1;
+            *self.stats.sessions_by_era.entry(s.era).or_default() += 1;
         }
     }
 
@@ -1288,7 +1333,7 @@ impl McpTracker {
                     }
                 }
                 if let Some(n) = next {
-                    self.schedule(req_ts.plus(Duration::from_secs(n)), Timer::Request { conn, tx });
+                    self.schedule_wait(req_ts.plus(Duration::from_secs(n)), conn, tx);
                 }
             }
             Timer::Reinit { client, sid, step } => {
@@ -1321,17 +1366,13 @@ impl McpTracker {
         }
     }
 
-    fn evict_oldest_session(&mut self) {
-        let oldest = self.sessions.iter().min_by(|a, b| a.1.last_seen.cmp(&b.1.last_seen).then(a.0.cmp(b.0))).map(|(k, _)| k.clone());
-        if let Some(k) = oldest {
-            if let Some(s) = self.sessions.remove(&k) {
-                if let Some(rec) = self.recorder.as_mut() {
-                    rec.release(&s);
-                }
-                self.stats.session_cap_hits += 1;
-                *self.stats.sessions_by_era.entry(s.era).or_default() += 1;
-            }
+    /// A session evicted at the session cap (the least recently active one): counted and released.
+    fn evicted(&mut self, s: Session) {
+        if let Some(rec) = self.recorder.as_mut() {
+            rec.release(&s);
         }
+        self.stats.session_cap_hits += 1;
+        *self.stats.sessions_by_era.entry(s.era).or_default() += 1;
     }
 
     /// End of capture: every connection and session is finished; coverage notices are emitted.
@@ -1343,7 +1384,8 @@ impl McpTracker {
         }
         // Coverage: one notice per server whose MCP streams lost bytes.
         let mut gap_sessions: BTreeMap<SocketAddr, (u64, String, String)> = BTreeMap::new();
-        for s in self.sessions.values().filter(|s| s.gap) {
+        // Key order: the first gap session of a server names its host and endpoint, deterministically.
+        for s in self.sessions.sorted().into_iter().filter(|s| s.gap) {
             let e = gap_sessions.entry(s.key.server).or_insert((0, s.host.clone(), s.endpoint.clone()));
             e.0 += 1;
         }
@@ -1368,15 +1410,11 @@ impl McpTracker {
                 kind: FactKind::CaptureGap(facts::CaptureGap { gaps: st.gaps as i64, missed_bytes: st.missed_bytes as i64, sessions: n as i64 }),
             });
         }
-        let mut keys: Vec<SessionKey> = self.sessions.keys().cloned().collect();
-        keys.sort();
-        for k in keys {
-            if let Some(s) = self.sessions.remove(&k) {
-                if let Some(rec) = self.recorder.as_mut() {
-                    rec.release(&s);
-                }
-                *self.stats.sessions_by_era.entry(s.era).or_default() += 1;
+        for s in self.sessions.drain_sorted() {
+            if let Some(rec) = self.recorder.as_mut() {
+                rec.release(&s);
             }
+            *self.stats.sessions_by_era.entry(s.era).or_default() += 1;
         }
     }
 }
@@ -1562,4 +1600,59 @@ fn judge(mut p: PendingShift, st: &StreamTrack, frame: u64, at_end: bool) -> Fac
         p.ctx.frames.push(frame);
     }
     Fact { ctx: p.ctx, kind: FactKind::ResponseShift(p.fact) }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+    use crate::http::HttpConnection;
+
+    /// Feeds client bytes of one connection through the real HTTP layer into a tracker.
+    fn feed(t: &mut McpTracker, h: &mut HttpConnection, conn: ConnId, bytes: &[u8], ts: Timestamp, facts: &mut Vec<Fact>) {
+        h.data(Direction::ToServer, bytes, 1, ts, &mut |ev| t.http(conn, ev, &mut |f| facts.push(f)));
+    }
+
+    fn post(id: usize, sid: &str) -> Vec<u8> {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"t"}}}}"#);
+        format!("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nMcp-Session-Id: {sid}\r\nContent-Length: {}\r\n\r\n{body}", body.len())
+            .into_bytes()
+    }
+
+    #[test]
+    fn pipelined_requests_without_answers_keep_the_newest_within_the_cap() {
+        let limits = Limits { max_pending_per_session: 4, ..Limits::default() };
+        let mut t = McpTracker::new(&limits);
+        let mut h = HttpConnection::new(&limits);
+        let conn = ConnId(1);
+        t.open(conn, "10.0.0.1:40000".parse().unwrap(), "10.0.0.9:80".parse().unwrap());
+        let mut facts = Vec::new();
+        for i in 0..10 {
+            feed(&mut t, &mut h, conn, &post(i, "one"), Timestamp::from_secs_micros(1, 0), &mut facts);
+        }
+        let view = t.conns.get(&conn).unwrap();
+        assert_eq!(view.txs.len(), 4);
+        // The newest four are kept (tx ids 6..=9), each with its one wait timer.
+        assert_eq!(view.txs.iter().map(|x| x.id).collect::<Vec<_>>(), vec![Some(6), Some(7), Some(8), Some(9)]);
+        assert_eq!(t.stats.pending_cap_hits, 6);
+        assert_eq!(t.timers.len(), 4);
+    }
+
+    #[test]
+    fn many_session_ids_stay_within_the_session_cap() {
+        let limits = Limits { max_sessions: 50, ..Limits::default() };
+        let mut t = McpTracker::new(&limits);
+        let mut h = HttpConnection::new(&limits);
+        let conn = ConnId(1);
+        t.open(conn, "10.0.0.1:40000".parse().unwrap(), "10.0.0.9:80".parse().unwrap());
+        let mut facts = Vec::new();
+        for i in 0..1000 {
+            feed(&mut t, &mut h, conn, &post(i, &format!("s{i}")), Timestamp::from_secs_micros(1 + i as i64, 0), &mut facts);
+        }
+        assert_eq!(t.open_sessions(), 50);
+        assert_eq!(t.stats.session_cap_hits, 950);
+        // The survivors are the 50 most recent ids.
+        assert!(t.sessions.contains_key(&SessionKey { server: "10.0.0.9:80".parse().unwrap(), ident: SessionIdent::McpSessionId("s999".into()) }));
+        assert!(!t.sessions.contains_key(&SessionKey { server: "10.0.0.9:80".parse().unwrap(), ident: SessionIdent::McpSessionId("s949".into()) }));
+    }
 }

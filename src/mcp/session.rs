@@ -1,7 +1,7 @@
 //! MCP sessions: identity (INCIDENTS.md "session") and the per-session facts the classifier keeps.
 //! A session spans every TCP connection that carries its key.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::{IpAddr, SocketAddr};
 
 use crate::facts::Era;
@@ -113,6 +113,10 @@ pub struct Session {
     pub event_ids_full: bool,
     /// Some stream of this session lost bytes to a capture gap.
     pub gap: bool,
+    /// Final responses bound to this session (an established session has more than one).
+    pub exchanges: u64,
+    /// This session's entry in the table's activity index ([`SessionTable`]).
+    pub lru: LruSlot,
 }
 
 impl Session {
@@ -140,6 +144,8 @@ impl Session {
             legacy_pending: Vec::new(),
             event_ids_full: false,
             gap: false,
+            exchanges: 0,
+            lru: LruSlot { at: ts, serial: 0, protected: false },
         }
     }
 
@@ -168,6 +174,199 @@ impl Session {
     }
 }
 
+/// Where a session is filed in the [`SessionTable`] index: the `last_seen` it had when filed, its
+/// creation serial (ties go to the older session) and its segment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LruSlot {
+    pub at: Timestamp,
+    pub serial: u64,
+    pub protected: bool,
+}
+
+impl LruSlot {
+    fn key(self) -> (Timestamp, u64) {
+        (self.at, self.serial)
+    }
+}
+
+/// The sessions being tracked, with an index by last activity so that eviction at the cap and idle
+/// expiry take the oldest session without scanning them all (a scan per new session made a capture of
+/// 200k distinct session ids quadratic: minutes instead of seconds).
+///
+/// The index is a segmented LRU (SLRU, as in disk caches that must survive scans): new sessions start
+/// on probation; a session that is established (more than one exchange, or a negotiated version) and
+/// active again is promoted to the protected segment, which holds at most three quarters of the cap.
+/// Eviction takes the oldest probationary session first, so a flood of one-shot session ids (hostile,
+/// or a scanner) churns among itself and cannot push out the established sessions whose findings are
+/// still being built (a downgrade needs the session's earlier POST answers).
+///
+/// The index is lazy: each session has exactly one entry, filed at the `last_seen` it had when filed
+/// (`Session::lru`). `last_seen` only grows, so an entry is never later than its session's true time;
+/// an entry taken from the front whose session has moved on since is re-filed (or promoted) instead of
+/// acted on. Every touch of `last_seen` elsewhere stays a plain field update, and the cost is O(log n)
+/// per re-filing, at most one per touch that moved the time.
+#[derive(Debug, Default)]
+pub struct SessionTable {
+    map: HashMap<SessionKey, Session>,
+    // ALLOC: one entry per tracked session across both segments, bounded by limits::max_sessions
+    probation: BTreeMap<(Timestamp, u64), SessionKey>,
+    protected: BTreeMap<(Timestamp, u64), SessionKey>,
+    /// Creation serial of the newest session.
+    serial: u64,
+}
+
+/// What to do with the session at the front of a segment.
+enum Front {
+    /// Untouched since filed: it is the oldest of its segment.
+    Oldest(SessionKey),
+    /// Filed again (or promoted); look at the front anew.
+    Moved,
+    Empty,
+}
+
+impl Session {
+    /// More than a one-shot: worth protecting from a flood of new session ids.
+    fn established(&self) -> bool {
+        self.exchanges > 1 || self.version.is_some()
+    }
+}
+
+impl SessionTable {
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    pub fn get(&self, key: &SessionKey) -> Option<&Session> {
+        self.map.get(key)
+    }
+
+    pub fn get_mut(&mut self, key: &SessionKey) -> Option<&mut Session> {
+        self.map.get_mut(key)
+    }
+
+    pub fn contains_key(&self, key: &SessionKey) -> bool {
+        self.map.contains_key(key)
+    }
+
+    /// The session of `key`, created at `ts` if new. At `cap` sessions a new one first evicts one (the
+    /// oldest on probation, else the oldest protected), which is returned for the caller to count and
+    /// release.
+    pub fn entry(&mut self, key: &SessionKey, ts: Timestamp, cap: usize) -> (&mut Session, Option<Session>) {
+        let evicted = if !self.map.contains_key(key) && self.map.len() >= cap { self.evict(cap) } else { None };
+        let (serial, probation) = (&mut self.serial, &mut self.probation);
+        // ALLOC: one session per key, bounded by limits::max_sessions
+        let s = self.map.entry(key.clone()).or_insert_with(|| {
+            *serial = serial.saturating_add(1);
+            let mut s = Session::new(key.clone(), ts);
+            s.lru = LruSlot { at: ts, serial: *serial, protected: false };
+            probation.insert(s.lru.key(), key.clone());
+            s
+        });
+        (s, evicted)
+    }
+
+    /// Looks at the front of one segment; `promote_over` is the protected segment's share of the cap
+    /// when probationary sessions may be promoted, `None` to re-file in place.
+    fn front(&mut self, protected: bool, promote_over: Option<usize>) -> Front {
+        let seg = if protected { &mut self.protected } else { &mut self.probation };
+        let Some((slot, key)) = seg.pop_first() else { return Front::Empty };
+        let Some(s) = self.map.get_mut(&key) else { return Front::Moved };
+        if s.lru.key() != slot || s.lru.protected != protected {
+            // Not this session's entry (cannot happen while every removal goes through the table).
+            return Front::Moved;
+        }
+        if s.last_seen <= slot.0 {
+            return Front::Oldest(key);
+        }
+        let promote = !protected && promote_over.is_some() && s.established();
+        s.lru = LruSlot { at: s.last_seen, serial: slot.1, protected: protected || promote };
+        if s.lru.protected {
+            self.protected.insert(s.lru.key(), key);
+        } else {
+            self.probation.insert(s.lru.key(), key);
+        }
+        if let Some(share) = promote_over.filter(|_| promote) {
+            self.demote_over(share);
+        }
+        Front::Moved
+    }
+
+    /// Keeps the protected segment within `share`: its oldest untouched sessions go back on probation.
+    fn demote_over(&mut self, share: usize) {
+        while self.protected.len() > share {
+            match self.front(true, None) {
+                Front::Oldest(key) => {
+                    let Some(s) = self.map.get_mut(&key) else { continue };
+                    // On probation it is evicted before it is promoted again, unless it is active first.
+                    s.lru = LruSlot { at: s.last_seen, serial: s.lru.serial, protected: false };
+                    self.probation.insert(s.lru.key(), key);
+                }
+                Front::Moved => continue,
+                Front::Empty => return,
+            }
+        }
+    }
+
+    /// Evicts one session to make room under `cap`.
+    fn evict(&mut self, cap: usize) -> Option<Session> {
+        let share = cap.saturating_sub(cap / 4);
+        loop {
+            match self.front(false, Some(share)) {
+                Front::Oldest(key) => return self.map.remove(&key),
+                Front::Moved => continue,
+                Front::Empty => {}
+            }
+            match self.front(true, None) {
+                Front::Oldest(key) => return self.map.remove(&key),
+                Front::Moved => continue,
+                Front::Empty => return None,
+            }
+        }
+    }
+
+    /// Removes and returns a session whose `last_seen` satisfies `pred` (idle expiry: "older than"),
+    /// oldest first; `None` once no session does.
+    pub fn pop_oldest_if(&mut self, pred: impl Fn(Timestamp) -> bool) -> Option<Session> {
+        loop {
+            // Entries are never later than their session's time: if both fronts fail, every session does.
+            let fronts = [self.probation.first_key_value(), self.protected.first_key_value()].map(|f| f.map(|(k, _)| *k));
+            let protected = match fronts {
+                [Some(a), Some(b)] => b < a,
+                [Some(_), None] => false,
+                [None, Some(_)] => true,
+                [None, None] => return None,
+            };
+            let at = fronts.iter().flatten().min().map(|k| k.0)?;
+            if !pred(at) {
+                return None;
+            }
+            if let Front::Oldest(key) = self.front(protected, None) {
+                return self.map.remove(&key);
+            }
+        }
+    }
+
+    /// Every session, in key order (deterministic), leaving the table empty.
+    pub fn drain_sorted(&mut self) -> Vec<Session> {
+        self.probation.clear();
+        self.protected.clear();
+        let mut v: Vec<Session> = self.map.drain().map(|(_, s)| s).collect();
+        v.sort_by(|a, b| a.key.cmp(&b.key));
+        v
+    }
+
+    /// Every session, in key order (deterministic).
+    pub fn sorted(&self) -> Vec<&Session> {
+        let mut v: Vec<&Session> = self.map.values().collect();
+        v.sort_by(|a, b| a.key.cmp(&b.key));
+        v
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
@@ -191,5 +390,138 @@ mod tests {
         assert_eq!(s.issue_event_id("1", 8, 1), Some((7, 1)));
         assert_eq!(s.issue_event_id("2", 7, 1), None);
         assert!(s.event_ids_full);
+    }
+}
+
+#[cfg(test)]
+mod table_tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn key(id: &str) -> SessionKey {
+        SessionKey { server: "127.0.0.1:8000".parse().unwrap(), ident: SessionIdent::McpSessionId(id.into()) }
+    }
+
+    #[test]
+    fn table_evicts_the_least_recently_active_at_the_cap() {
+        let mut t = SessionTable::default();
+        for (i, id) in ["a", "b", "c"].iter().enumerate() {
+            let (_, ev) = t.entry(&key(id), Timestamp(i as i64), 3);
+            assert!(ev.is_none());
+        }
+        // "a" is touched after "b" and "c": "b" is now the oldest.
+        t.get_mut(&key("a")).unwrap().last_seen = Timestamp(10);
+        let (_, ev) = t.entry(&key("d"), Timestamp(11), 3);
+        assert_eq!(ev.unwrap().key, key("b"));
+        let (_, ev) = t.entry(&key("e"), Timestamp(12), 3);
+        assert_eq!(ev.unwrap().key, key("c"));
+        let (_, ev) = t.entry(&key("f"), Timestamp(13), 3);
+        assert_eq!(ev.unwrap().key, key("a"));
+        assert_eq!(t.len(), 3);
+        // An existing key never evicts.
+        let (_, ev) = t.entry(&key("f"), Timestamp(14), 3);
+        assert!(ev.is_none());
+    }
+
+    #[test]
+    fn table_idle_pop_takes_only_sessions_older_than_the_bound() {
+        let mut t = SessionTable::default();
+        for i in 0..100 {
+            t.entry(&key(&format!("s{i}")), Timestamp(i), usize::MAX);
+        }
+        // Half of the old ones were active later.
+        for i in (0..50).step_by(2) {
+            t.get_mut(&key(&format!("s{i}"))).unwrap().last_seen = Timestamp(1000);
+        }
+        let mut gone = Vec::new();
+        while let Some(s) = t.pop_oldest_if(|seen| seen < Timestamp(50)) {
+            gone.push(s.key);
+        }
+        let want: Vec<SessionKey> = (0..50).filter(|i| i % 2 == 1).map(|i| key(&format!("s{i}"))).collect();
+        assert_eq!(gone, want);
+        assert_eq!(t.len(), 75);
+        assert_eq!(t.drain_sorted().len(), 75);
+        assert!(t.is_empty());
+    }
+
+    #[test]
+    fn table_stays_within_the_cap_under_many_keys() {
+        let mut t = SessionTable::default();
+        let mut evicted = 0;
+        for i in 0..10_000 {
+            let (s, ev) = t.entry(&key(&format!("k{i}")), Timestamp(i), 100);
+            s.last_seen = Timestamp(i);
+            evicted += usize::from(ev.is_some());
+        }
+        assert_eq!(t.len(), 100);
+        assert_eq!(evicted, 9_900);
+        assert_eq!(t.probation.len() + t.protected.len(), 100);
+    }
+}
+
+#[cfg(test)]
+mod slru_tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn key(id: &str) -> SessionKey {
+        SessionKey { server: "127.0.0.1:8000".parse().unwrap(), ident: SessionIdent::McpSessionId(id.into()) }
+    }
+
+    #[test]
+    fn table_established_session_survives_a_flood_of_one_shot_ids() {
+        let mut t = SessionTable::default();
+        let (s, _) = t.entry(&key("real"), Timestamp(0), 100);
+        // Its second exchange, before the flood starts.
+        s.exchanges = 2;
+        s.last_seen = Timestamp(1);
+        let mut evicted = Vec::new();
+        for i in 1..10_000 {
+            if let (_, Some(old)) = t.entry(&key(&format!("flood{i}")), Timestamp(i), 100) {
+                evicted.push(old.key);
+            }
+        }
+        assert!(t.contains_key(&key("real")), "the established session was evicted");
+        assert_eq!(t.len(), 100);
+        assert_eq!(evicted.len(), 9_900);
+        assert!(!evicted.contains(&key("real")));
+    }
+
+    #[test]
+    fn table_one_shot_session_is_not_protected() {
+        let mut t = SessionTable::default();
+        let (s, _) = t.entry(&key("once"), Timestamp(0), 10);
+        s.exchanges = 1;
+        for i in 1..50 {
+            t.entry(&key(&format!("f{i}")), Timestamp(i), 10);
+            if i % 5 == 0 {
+                t.get_mut(&key("once")).unwrap().last_seen = Timestamp(i);
+            }
+        }
+        // Touched every 5 sessions with a cap of 10: it survives by recency alone, like any other.
+        assert!(t.contains_key(&key("once")));
+        t.entry(&key("g"), Timestamp(100), 10);
+        for i in 0..10 {
+            t.entry(&key(&format!("h{i}")), Timestamp(101 + i), 10);
+        }
+        assert!(!t.contains_key(&key("once")));
+    }
+
+    #[test]
+    fn table_protected_segment_keeps_room_for_new_sessions() {
+        let mut t = SessionTable::default();
+        // 20 established sessions, all active again, under a cap of 20: at most 15 stay protected.
+        for i in 0..20 {
+            let (s, _) = t.entry(&key(&format!("e{i}")), Timestamp(i), 20);
+            s.exchanges = 2;
+            s.last_seen = Timestamp(100 + i);
+        }
+        for i in 0..40 {
+            t.entry(&key(&format!("n{i}")), Timestamp(200 + i), 20);
+        }
+        assert!(t.protected.len() <= 15, "{}", t.protected.len());
+        assert_eq!(t.len(), 20);
+        // The newest one-shot session is still there: new sessions are not starved.
+        assert!(t.contains_key(&key("n39")));
     }
 }
