@@ -82,20 +82,6 @@ capture() {
     rm -f "$caplog" "$caplog.server" "$caplog.client"
 }
 
-# check FILE EXPECTED: the kind of each POST response, in order (see py/describe.py --posts)
-check() {
-    local got
-    got="$("$PY" "$GEN/py/describe.py" --posts "$OUT/$1")"
-    if [ "$got" = "$2" ]; then
-        echo "   ok: POST replies: $got"
-    else
-        echo "   UNEXPECTED POST replies in $1: got '$got', want '$2'" >&2
-        FAILED+=("$1")
-    fi
-    # full exchange listing (frame numbers, statuses, content types, SSE ids) beside the scripts
-    mkdir -p "$GEN/wire"
-    (cd "$OUT" && "$PY" "$GEN/py/describe.py" "$1") >"$GEN/wire/$1.txt"
-}
 FAILED=()
 
 url() { echo "http://$HOST:$1/mcp"; }

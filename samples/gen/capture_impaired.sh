@@ -127,18 +127,6 @@ capture() {
     rm -rf "$tmp"
 }
 
-# check FILE EXPECTED: the kind of each POST response, in order (see py/describe.py --posts)
-check() {
-    local got
-    got="$("$PY" "$GEN/py/describe.py" --posts "$OUT/$1")"
-    if [ "$got" = "$2" ]; then
-        echo "   ok: POST replies: $got"
-    else
-        echo "   UNEXPECTED POST replies in $1: got '$got', want '$2'" >&2
-        FAILED+=("$1")
-    fi
-    (cd "$OUT" && "$PY" "$GEN/py/describe.py" "$1") >"$GEN/wire/$1.txt"
-}
 FAILED=()
 
 url() { echo "http://$SERVER_IP:$1/mcp"; }

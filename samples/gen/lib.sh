@@ -24,3 +24,19 @@ wait_capturing() {
     echo "capture did not start: $(cat "$log")" >&2
     return 1
 }
+
+# check FILE EXPECTED: the kind of each POST response, in order (see py/describe.py --posts), then the full
+# exchange listing (frame numbers, statuses, content types, SSE ids) into wire/FILE.txt. Uses PY, GEN, OUT and
+# appends failures to FAILED.
+check() {
+    local got
+    got="$("$PY" "$GEN/py/describe.py" --posts "$OUT/$1")"
+    if [ "$got" = "$2" ]; then
+        echo "   ok: POST replies: $got"
+    else
+        echo "   UNEXPECTED POST replies in $1: got '$got', want '$2'" >&2
+        FAILED+=("$1")
+    fi
+    mkdir -p "$GEN/wire"
+    (cd "$OUT" && "$PY" "$GEN/py/describe.py" "$1") >"$GEN/wire/$1.txt"
+}
