@@ -78,16 +78,7 @@ capture() {
 # this), then wire/FILE.txt = describe.py's exchange listing + py/timeline.py's times, extra headers and
 # per-segment SSE view (timeline alone where describe.py cannot parse the capture, i.e. inc-capture-gaps)
 check() {
-    local got
-    if [ "$2" != "-" ]; then
-        got="$("$PY" "$GEN/py/describe.py" --posts "$OUT/$1")"
-        if [ "$got" = "$2" ]; then
-            echo "   ok: POST replies: $got"
-        else
-            echo "   UNEXPECTED POST replies in $1: got '$got', want '$2'" >&2
-            FAILED+=("$1")
-        fi
-    fi
+    check_posts "$1" "$2"
     mkdir -p "$GEN/wire"
     {
         (cd "$OUT" && "$PY" "$GEN/py/describe.py" "$1" 2>/dev/null) || true
