@@ -141,3 +141,69 @@ fn tshark_decrypts_the_same_http_messages() {
         assert!(mresp >= resp, "{name}: responses (tshark {resp}, mcptap {mresp})");
     }
 }
+
+/// Real KeyUpdate messages (RFC 8446 §4.6.3): `openssl s_client` sends `K` (update_requested, so the
+/// server updates too) and `k` between the requests of an MCP exchange with the Python SDK server. Every
+/// transaction after the updates must still be decrypted, and tshark must agree the updates are there.
+#[test]
+fn tls13_keyupdate_keeps_decrypting_in_both_directions() {
+    let (pcap, keys) = ("samples/tls-13-keyupdate.pcap", "samples/tls-13-keyupdate.keys");
+    let dir = std::env::temp_dir().join(format!("mcptap-keyupdate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("http.log");
+    let o = run(&["-r", pcap, "--keylog", keys, "--http-log", log.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("(1 decrypted, 0 undecrypted)") && e.contains(" 0 bytes undecrypted"), "{e}");
+    assert_eq!(http_counts(&e), (4, 4), "{e}");
+    // The last two exchanges come after the KeyUpdates: tools/list (big JSON result) and tools/call.
+    let lines: Vec<String> = std::fs::read_to_string(&log).unwrap().lines().skip(1).map(str::to_string).collect();
+    let statuses: Vec<&str> = lines.iter().map(|l| l.split('\t').nth(5).unwrap()).collect();
+    assert_eq!(statuses, ["200", "202", "200", "200"], "{lines:?}");
+    assert!(lines.iter().all(|l| l.ends_with("\tcomplete")), "{lines:?}");
+    std::fs::remove_dir_all(&dir).ok();
+    // Without the key log it is dark, and says so.
+    let rows = rules_of(&["-q", "-r", pcap]);
+    assert_eq!(rows, [("CAPTURE-TLS-UNDECRYPTED".to_string(), "info".to_string())]);
+    if std::process::Command::new("tshark").arg("-v").output().is_err() {
+        eprintln!("tshark not installed: KeyUpdate presence not cross-checked");
+        return;
+    }
+    let t = std::process::Command::new("tshark")
+        .args(["-n", "-r", &root().join(pcap).to_string_lossy(), "-o", &format!("tls.keylog_file:{}", root().join(keys).display())])
+        .args(["-d", "tcp.port==18410,tls", "-Y", "tls.handshake.type == 24", "-T", "fields", "-e", "frame.number"])
+        .output()
+        .unwrap();
+    let updates = String::from_utf8_lossy(&t.stdout).lines().count();
+    assert!(updates >= 3, "tshark sees {updates} KeyUpdate messages (want the client's two and the server's reply)");
+}
+
+/// Resumed connections, from the Node.js client's session cache: the TLS 1.2 sample has abbreviated
+/// handshakes (a ServerHello with no Certificate: RFC 5246 §7.3) and the TLS 1.3 one PSK ClientHellos
+/// (RFC 8446 §2.2). Every connection must be decrypted, resumed or not.
+#[test]
+fn resumed_connections_are_decrypted() {
+    for (name, port) in [("tls-12-ts-downgrade", 18408), ("tls-13-ts-downgrade", 18407)] {
+        let (pcap, keys) = (format!("samples/{name}.pcap"), format!("samples/{name}.keys"));
+        let o = run(&["-r", &pcap, "--keylog", &keys]);
+        let e = stderr(&o);
+        let line = e.lines().find(|l| l.trim_start().starts_with("tls:")).unwrap();
+        assert!(line.contains("connections (4 decrypted, 0 undecrypted)") && line.contains(" 4 connections"), "{name}: {line}");
+        if std::process::Command::new("tshark").arg("-v").output().is_err() {
+            continue;
+        }
+        let count = |filter: &str| {
+            let t = std::process::Command::new("tshark")
+                .args(["-n", "-r", &root().join(&pcap).to_string_lossy(), "-d", &format!("tcp.port=={port},tls"), "-Y", filter])
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&t.stdout).lines().count()
+        };
+        if name.contains("-12-") {
+            let (hellos, certs) = (count("tls.handshake.type == 2"), count("tls.handshake.type == 11"));
+            assert!(hellos > certs && certs >= 1, "{name}: {hellos} ServerHellos, {certs} Certificates: no abbreviated handshake");
+        } else {
+            assert!(count("tls.handshake.type == 1 && tls.handshake.extension.type == 41") >= 1, "{name}: no PSK ClientHello");
+        }
+    }
+}

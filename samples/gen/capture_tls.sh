@@ -100,6 +100,7 @@ run_scenario() {
     tls12-chacha)  capture tls-12-chacha-sse-ids   18406 $A128   1.2 ECDHE-RSA-CHACHA20-POLY1305     --event-store  -- $(py_client 18406) ;;
     tls13-ts)      capture tls-13-ts-downgrade     18407 $A128   1.3 ""                              --json-first 3 -- $(ts_client 18407) ;;
     tls12-ts)      capture tls-12-ts-downgrade     18408 $A128   1.2 ECDHE-RSA-AES128-GCM-SHA256     --json-first 3 -- $(ts_client 18408) ;;
+    tls13-keyupdate) capture tls-13-keyupdate      18410 $A128   1.3 ""                              --json         -- "$PY" "$GEN/py/keyupdate_client.py" 18410 ;;
     h2)
         # HTTP/2 over TLS 1.3 (Node's http2 module on both sides; the server's keylog event writes the key
         # log): mcptap must say it saw HTTP/2 it does not analyse.
@@ -129,7 +130,7 @@ run_scenario() {
     esac
 }
 
-ALL=(tls13-aes128 tls13-aes256 tls13-chacha tls12-aes128 tls12-aes256 tls12-chacha tls13-ts tls12-ts h2 derived)
+ALL=(tls13-aes128 tls13-aes256 tls13-chacha tls12-aes128 tls12-aes256 tls12-chacha tls13-ts tls12-ts tls13-keyupdate h2 derived)
 for s in "${@:-${ALL[@]}}"; do
     run_scenario "$s"
 done
