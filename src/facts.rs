@@ -441,6 +441,27 @@ pub fn schema(kind: &str) -> Option<Vec<(&'static str, FieldType)>> {
 }
 
 #[cfg(test)]
+impl FactContext {
+    /// A context for unit tests: a streamable-2025 session `session` between 127.0.0.1:5000 and :8000.
+    #[allow(clippy::unwrap_used)]
+    pub(crate) fn for_test(session_key: &str, session_id: &str, crosses_gap: bool) -> FactContext {
+        FactContext {
+            ts: crate::time::Timestamp(0),
+            session_key: session_key.into(),
+            session_id: session_id.into(),
+            client: "127.0.0.1:5000".parse().unwrap(),
+            server: "127.0.0.1:8000".parse().unwrap(),
+            host: "h".into(),
+            endpoint: "/mcp".into(),
+            era: Era::Streamable2025,
+            version: String::new(),
+            frames: vec![1],
+            crosses_gap,
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;

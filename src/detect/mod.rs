@@ -331,21 +331,9 @@ mod tests {
     }
 
     fn shift(crosses_gap: bool, session: &str) -> Fact {
-        use crate::facts::{Era, FactContext, ResponseShift};
+        use crate::facts::{FactContext, ResponseShift};
         Fact {
-            ctx: FactContext {
-                ts: Timestamp(0),
-                session_key: session.into(),
-                session_id: session.into(),
-                client: "127.0.0.1:5000".parse().unwrap(),
-                server: "127.0.0.1:8000".parse().unwrap(),
-                host: "h".into(),
-                endpoint: "/mcp".into(),
-                era: Era::Streamable2025,
-                version: String::new(),
-                frames: vec![1],
-                crosses_gap,
-            },
+            ctx: FactContext::for_test(session, session, crosses_gap),
             kind: FactKind::ResponseShift(ResponseShift { to: "text/event-stream".into(), cursor: "none".into(), json_before: 3, ..Default::default() }),
         }
     }

@@ -410,8 +410,7 @@ fn zero_fact(schema: &[(&'static str, FieldType)]) -> Vec<(String, FieldValue)> 
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;
-    use crate::facts::{Era, FactContext, FactKind, ResponseShift};
-    use crate::time::Timestamp;
+    use crate::facts::{FactContext, FactKind, ResponseShift};
 
     const GOOD: &str = r#"
 id = "T-1"
@@ -427,19 +426,7 @@ min_json = 1
 
     fn fact(cursor: &str, json_before: i64) -> Fact {
         Fact {
-            ctx: FactContext {
-                ts: Timestamp(0),
-                session_key: "k".into(),
-                session_id: "abc".into(),
-                client: "127.0.0.1:5000".parse().unwrap(),
-                server: "127.0.0.1:8000".parse().unwrap(),
-                host: "h".into(),
-                endpoint: "/mcp".into(),
-                era: Era::Streamable2025,
-                version: String::new(),
-                frames: vec![1],
-                crosses_gap: false,
-            },
+            ctx: FactContext::for_test("k", "abc", false),
             kind: FactKind::ResponseShift(ResponseShift { to: "text/event-stream".into(), cursor: cursor.into(), json_before, ..Default::default() }),
         }
     }

@@ -123,28 +123,9 @@ impl<W: Write> IncidentSink for CsvSink<W> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;
-    use crate::detect::Severity;
-    use crate::time::Timestamp;
 
     fn incident() -> Incident {
-        Incident {
-            first_seen: Timestamp::from_secs_micros(1_700_000_000, 5),
-            last_seen: Timestamp::from_secs_micros(1_700_000_001, 0),
-            rule_id: "MCP-SSE-DOWNGRADE".into(),
-            rev: 1,
-            severity: Severity::High,
-            session_id: "abc".into(),
-            client: "[::1]:5000".into(),
-            server: "[::1]:8000".into(),
-            host: "localhost:8000".into(),
-            endpoint: "/mcp".into(),
-            era: "streamable-2025 (2025-06-18)".into(),
-            count: 2,
-            frames: vec![3, 9],
-            evidence: "a \"quoted\", sentence".into(),
-            action: "renegotiate: x".into(),
-            session_key: "k".into(),
-        }
+        crate::output::test_incident("a \"quoted\", sentence")
     }
 
     #[test]

@@ -139,6 +139,29 @@ pub(crate) fn html_escape(s: &str) -> String {
     out
 }
 
+/// An incident for the sinks' unit tests, with `evidence` (quotes, commas, newlines to escape).
+#[cfg(test)]
+pub(crate) fn test_incident(evidence: &str) -> crate::detect::Incident {
+    crate::detect::Incident {
+        first_seen: crate::time::Timestamp::from_secs_micros(1_700_000_000, 5),
+        last_seen: crate::time::Timestamp::from_secs_micros(1_700_000_001, 0),
+        rule_id: "MCP-SSE-DOWNGRADE".into(),
+        rev: 1,
+        severity: crate::detect::Severity::High,
+        session_id: "abc".into(),
+        client: "[::1]:5000".into(),
+        server: "[::1]:8000".into(),
+        host: "localhost:8000".into(),
+        endpoint: "/mcp".into(),
+        era: "streamable-2025 (2025-06-18)".into(),
+        count: 2,
+        frames: vec![3, 9],
+        evidence: evidence.into(),
+        action: "renegotiate: x".into(),
+        session_key: "k".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
