@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod analyzer;
+pub mod app;
 pub mod capture;
 pub mod cli;
 pub mod decode;

@@ -295,3 +295,97 @@ fn live_rejects_file_only_flags_with_one_line() {
         assert!(e.contains(flag.trim_start_matches("--").split(' ').next().unwrap()) && e.contains("-r"), "{flag}: {e}");
     }
 }
+
+/// The directory the system loads libpcap from, as the helper's loader resolves it (ldd).
+fn libpcap_dir() -> Option<PathBuf> {
+    let o = Command::new("ldd").arg(env!("CARGO_BIN_EXE_mcptap-live")).output().ok()?;
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let line = text.lines().find(|l| l.trim_start().starts_with("libpcap"))?;
+    let path = line.split("=>").nth(1)?.split_whitespace().next()?;
+    std::fs::canonicalize(path).ok()?.parent().map(Path::to_path_buf)
+}
+
+#[test]
+fn mcptap_itself_does_not_need_libpcap() {
+    // The file analysis executable must start where libpcap is absent; only mcptap-live links it.
+    let needs = |exe: &str| {
+        let o = Command::new("ldd").arg(exe).output().unwrap();
+        String::from_utf8_lossy(&o.stdout).contains("libpcap")
+    };
+    assert!(!needs(env!("CARGO_BIN_EXE_mcptap")), "mcptap is linked to libpcap");
+    assert!(needs(env!("CARGO_BIN_EXE_mcptap-live")), "mcptap-live should be the one linked to libpcap");
+}
+
+#[test]
+fn live_without_libpcap_says_what_to_install_and_files_still_work() {
+    // A machine without libpcap, made in a private mount namespace: the library directory is covered by a
+    // copy of itself (symlinks to every entry but libpcap*), so the dynamic loader really cannot find it.
+    let Some(dir) = libpcap_dir() else {
+        eprintln!("skipped: libpcap's directory not found with ldd");
+        return;
+    };
+    let has_unshare = Command::new("unshare").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    if !is_root() || !has_unshare {
+        eprintln!("skipped: needs root and unshare to hide libpcap in a mount namespace");
+        return;
+    }
+    let base = tmp("nolibpcap");
+    let (keep, farm) = (base.join("keep"), base.join("farm"));
+    std::fs::create_dir_all(&keep).unwrap();
+    std::fs::create_dir_all(&farm).unwrap();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name();
+        if !name.to_string_lossy().starts_with("libpcap") {
+            std::os::unix::fs::symlink(keep.join(&name), farm.join(&name)).unwrap();
+        }
+    }
+    let in_namespace_without_libpcap = |args: &str| {
+        let script = format!(
+            "mount --bind '{dir}' '{keep}' && mount --bind '{farm}' '{dir}' && exec '{exe}' {args}",
+            dir = dir.display(),
+            keep = keep.display(),
+            farm = farm.display(),
+            exe = env!("CARGO_BIN_EXE_mcptap"),
+        );
+        Command::new("unshare").args(["--mount", "sh", "-c", &script]).current_dir(root()).stdin(Stdio::null()).output().unwrap()
+    };
+    let expected = "mcptap: live capture needs libpcap, which the system could not load (libpcap.so.0.8: cannot open \
+                    shared object file: No such file or directory); install it: apt-get install libpcap0.8 \
+                    (Debian/Ubuntu), dnf install libpcap (Fedora)";
+    for args in ["-i lo", "-D"] {
+        let o = in_namespace_without_libpcap(args);
+        assert_eq!(o.status.code(), Some(2), "{args}: {}", stderr(&o));
+        assert_eq!(stderr(&o).trim_end(), expected, "{args}");
+    }
+    let o = in_namespace_without_libpcap("-r samples/downgrade.pcap");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("MCP-SSE-DOWNGRADE"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&base).ok();
+}
+
+#[test]
+fn live_without_the_helper_beside_mcptap_is_one_line() {
+    // An install that copied mcptap alone: -i and -D say what is missing; files still work.
+    let dir = tmp("alone");
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = dir.join("mcptap");
+    std::fs::copy(env!("CARGO_BIN_EXE_mcptap"), &exe).unwrap();
+    for args in [&["-i", "lo"][..], &["-D"]] {
+        let o = Command::new(&exe).args(args).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.starts_with(&format!("mcptap: live capture needs {}, which is not installed", dir.join("mcptap-live").display())), "{e}");
+    }
+    let o = Command::new(&exe).args(["-r", "samples/downgrade.pcap"]).current_dir(root()).output().unwrap();
+    assert!(o.status.success() && stdout(&o).contains("MCP-SSE-DOWNGRADE"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_helper_runs_directly_too() {
+    // Where only mcptap-live has been given the capture capabilities, users run it by name.
+    let o = Command::new(env!("CARGO_BIN_EXE_mcptap-live")).arg("-D").output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).lines().any(|l| l.contains(".lo ") || l.contains(".lo0 ")), "{}", stdout(&o));
+}

@@ -60,7 +60,7 @@ pub enum LiveError {
     NoSuchInterface { iface: String },
     #[error(
         "{iface}: no permission to capture: run as root, or give the binary CAP_NET_RAW and CAP_NET_ADMIN \
-         (setcap cap_net_raw,cap_net_admin=eip PATH-TO-mcptap)"
+         (setcap cap_net_raw,cap_net_admin=eip PATH-TO-mcptap-live)"
     )]
     Permission { iface: String },
     #[error("{iface}: cannot capture: {msg}")]

@@ -2,6 +2,7 @@
 //! the record's own timestamp. Knows nothing of IP or TCP.
 
 pub mod file;
+pub mod handoff;
 #[cfg(feature = "live")]
 pub mod live;
 
