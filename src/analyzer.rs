@@ -484,8 +484,16 @@ impl fmt::Display for Summary {
         let t = &self.tcp;
         writeln!(
             f,
-            "  tcp:       {} connections ({} picked up midstream), {} gaps, {} bytes missed, {} bytes retransmitted, {} overlap conflicts",
-            t.connections, t.midstream_pickups, t.gaps, t.missed_bytes, t.retransmitted_bytes, t.overlap_conflicts
+            "  tcp:       {} connections ({} picked up midstream), {} gaps, {} bytes missed, {} bytes retransmitted, \
+             {} retransmitted segments, {} out-of-order segments, {} overlap conflicts",
+            t.connections,
+            t.midstream_pickups,
+            t.gaps,
+            t.missed_bytes,
+            t.retransmitted_bytes,
+            t.retransmitted_segments,
+            t.out_of_order_segments,
+            t.overlap_conflicts
         )?;
         if t.ooo_cap_hits + t.connection_cap_hits > 0 {
             writeln!(f, "  caps hit:  {} out-of-order buffer, {} connection table", t.ooo_cap_hits, t.connection_cap_hits)?;

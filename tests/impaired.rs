@@ -89,7 +89,8 @@ struct Seen {
     ahead: usize,
     /// data segments that filled a hole (the overtaken or late segment, or a loss recovered)
     filled: usize,
-    /// data segments whose exact bytes (sequence number and length) had arrived already
+    /// data segments whose exact bytes (sequence number and length) had arrived already, before the
+    /// connection's first FIN or RST (after it mcptap no longer follows the stream)
     repeated: usize,
 }
 
@@ -105,9 +106,16 @@ fn seen_in_capture(sample: &str) -> BTreeMap<&'static str, Seen> {
     let mut flows: HashMap<FlowKey, FlowState> = HashMap::new();
     let mut client_side: HashSet<(Vec<u8>, u16)> = HashSet::new();
     let mut out: BTreeMap<&'static str, Seen> = BTreeMap::new();
+    // Connections (either direction's key) that have sent a FIN or RST.
+    let mut closing: HashSet<FlowKey> = HashSet::new();
     for r in &p.records {
         let Some(s) = p.tcp(r) else { continue };
         let key = (s.src.clone(), s.sport, s.dst.clone(), s.dport);
+        let was_closing = closing.contains(&key);
+        if s.flags & 0x05 != 0 {
+            closing.insert(key.clone());
+            closing.insert((s.dst.clone(), s.dport, s.src.clone(), s.sport));
+        }
         if s.flags & 0x02 != 0 {
             // SYN: data starts at ISN + 1 (RFC 9293 §3.4)
             flows.entry(key).or_insert((s.seq.wrapping_add(1), 0, HashSet::new()));
@@ -124,7 +132,7 @@ fn seen_in_capture(sample: &str) -> BTreeMap<&'static str, Seen> {
         let rel = u64::from(s.seq.wrapping_sub(*isn));
         let st = out.entry(dir).or_default();
         if !seen.insert((s.seq, s.payload)) {
-            st.repeated += 1;
+            st.repeated += usize::from(!was_closing);
         } else if rel > *next {
             st.ahead += 1;
         } else if rel < *next {
@@ -190,6 +198,10 @@ fn impaired_captures_hold_the_impairment_the_relay_logged() {
         }
         assert!(cs["drop"] + cs["dup"] + cs["reorder"] + sc["drop"] > 0, "{msg}: the relay impaired nothing");
         assert!(tcp_counter(&summary, "bytes retransmitted") > 0, "{msg}\n{summary}");
+        // mcptap's own segment counters agree with this independent count of the capture: the same
+        // definition of out of order, and every exact repeat is a segment that brought nothing new.
+        assert_eq!(tcp_counter(&summary, "out-of-order segments"), (c.0 + s.0) as u64, "{msg}\n{summary}");
+        assert!(tcp_counter(&summary, "retransmitted segments") >= (c.2 + s.2) as u64, "{msg}\n{summary}");
         eprintln!("{msg}; summary: {} bytes retransmitted", tcp_counter(&summary, "bytes retransmitted"));
     }
 }

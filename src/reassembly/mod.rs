@@ -138,6 +138,11 @@ pub struct ReassemblyStats {
     pub gaps: u64,
     pub missed_bytes: u64,
     pub retransmitted_bytes: u64,
+    /// Data segments carrying no byte that had not been seen already (Wireshark's "TCP Retransmission").
+    pub retransmitted_segments: u64,
+    /// Data segments that started beyond every byte seen so far in their direction, i.e. with a hole
+    /// before them (Wireshark's "TCP Out-Of-Order" or "Previous segment not captured").
+    pub out_of_order_segments: u64,
     pub overlap_conflicts: u64,
     pub ooo_cap_hits: u64,
     pub connection_cap_hits: u64,

@@ -382,6 +382,12 @@ impl Stream {
             return;
         }
         let end = start.saturating_add(i64::try_from(len).unwrap_or(i64::MAX));
+        // Wireshark's two expert notes, counted per segment: "out-of-order" is data starting beyond every
+        // byte seen so far (a hole before it), "retransmission" is data that brings no byte not seen yet.
+        if len > 0 && start > i64::try_from(cur.highest).unwrap_or(i64::MAX) {
+            ctx.stats.out_of_order_segments = ctx.stats.out_of_order_segments.saturating_add(1);
+        }
+        let old_before = ctx.stats.retransmitted_bytes;
 
         if end > 0 && len > 0 {
             // Offsets below 0 are bytes before the base (sent before a midstream pickup, or before the
@@ -394,6 +400,9 @@ impl Stream {
             self.accept(&mut cur, fin_at, span, frame, ts, ctx);
         } else if len > 0 {
             ctx.stats.retransmitted_bytes = ctx.stats.retransmitted_bytes.saturating_add(len);
+        }
+        if len > 0 && ctx.stats.retransmitted_bytes.saturating_sub(old_before) >= len {
+            ctx.stats.retransmitted_segments = ctx.stats.retransmitted_segments.saturating_add(1);
         }
         if end > 0 {
             cur.highest = cur.highest.max(u64::try_from(end).unwrap_or(0));
@@ -870,6 +879,24 @@ mod tests {
         assert_eq!(h.text(), "abcdefghijkl");
         assert_eq!(h.stats.retransmitted_bytes, 8);
         assert_eq!(h.stats.overlap_conflicts, 0);
+        // The repeat of delivered "abcd" and of held "ijkl"; "ijkl" overtook "efgh" once.
+        assert_eq!(h.stats.retransmitted_segments, 2);
+        assert_eq!(h.stats.out_of_order_segments, 1);
+    }
+
+    #[test]
+    fn stream_segment_counters_follow_wiresharks_notes() {
+        let mut h = Harness::new(1 << 20, 1 << 20);
+        h.seg(0, b"ab");
+        h.seg(4, b"ef"); // hole before it: out of order
+        h.seg(8, b"ij"); // beyond every byte seen: out of order again
+        h.seg(6, b"gh"); // fills a hole, behind the highest byte: neither
+        h.seg(1, b"bcd"); // "b" old, "cd" new: not a retransmission
+        h.seg(0, b"abcdefgh"); // nothing new
+        assert_eq!(h.text(), "abcdefghij");
+        assert_eq!((h.stats.out_of_order_segments, h.stats.retransmitted_segments), (2, 1));
+        h.seg_full(ISN.wrapping_add(9), b"", 0, false); // an empty segment counts as neither
+        assert_eq!((h.stats.out_of_order_segments, h.stats.retransmitted_segments), (2, 1));
     }
 
     #[test]
