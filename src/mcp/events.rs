@@ -1,0 +1,181 @@
+//! SSE events of a response stream (WHATWG HTML §9.2 event stream): each event's id checked against
+//! the stream's cursor and the session's ids (reuse, regression, resumption replays), its JSON-RPC
+//! payload delivered as a reply, and a pending JSON -> SSE shift judged once the stream has shown
+//! whether it can be resumed.
+
+use super::request::legacy_param;
+use super::response::{reply_delivered, Delivered};
+use super::stream::StreamTrack;
+use super::*;
+
+impl McpTracker {
+    pub(super) fn sse<F: FnMut(Fact)>(&mut self, conn: ConnId, tx: Option<TxId>, event: &SseEvent, frame: u64, ts: Timestamp, out: &mut F) {
+        self.stats.sse_events += 1;
+        let cap = self.limits.max_event_ids_per_session;
+        let Some(view) = self.conns.get_mut(&conn) else { return };
+        let (client, server) = (view.client, view.server);
+        let Some(t) = view.tx_mut(tx) else { return };
+        let get_path = t.req.as_ref().map(|r| r.path().to_string()).unwrap_or_default();
+        let req_frame = t.req.as_ref().map_or(frame, |r| r.frame);
+        let Some(resp) = t.resp.as_mut() else { return };
+        let Some(st) = resp.stream.as_mut() else { return };
+        st.event(ts, event.retry.is_some());
+
+        // HTTP+SSE bootstrap (MCP 2024-11-05 transports): the first event names the POST URL.
+        if event.event.as_deref() == Some("endpoint") {
+            let in_streamable = resp.kind == RespKind::Post
+                || resp.session.as_ref().is_some_and(|k| matches!(k.ident, SessionIdent::McpSessionId(_)));
+            let param = legacy_param(event.data.trim()).map(str::to_string);
+            if !in_streamable {
+                if let Some(p) = param {
+                    let key = SessionKey { server, ident: SessionIdent::LegacyParam(p) };
+                    resp.session = Some(key.clone());
+                    // Through the table like every other session: a server announcing endless endpoints
+                    // must not grow it past the cap.
+                    let (s, evicted) = self.sessions.entry(&key, ts, self.limits.max_sessions);
+                    s.observe_era(Era::HttpSse2024);
+                    if s.endpoint.is_empty() {
+                        s.endpoint = event.data.trim().split('?').next().unwrap_or("").to_string();
+                    }
+                    if let Some(old) = evicted {
+                        if let Some(rec) = self.recorder.as_mut() {
+                            rec.release(&old);
+                        }
+                        self.stats.session_cap_hits += 1;
+                        *self.stats.sessions_by_era.entry(old.era).or_default() += 1;
+                    }
+                }
+            }
+            let key = resp.session.clone();
+            // ALLOC: one path per legacy SSE URL of a server, few in practice
+            self.servers.entry(server).or_default().sse_paths.insert(get_path.clone());
+            let Some(key) = key else { return };
+            let Some(s) = self.sessions.get(&key) else { return };
+            let ctx = context(s, client, get_path.clone(), ts, vec![req_frame, frame]);
+            if in_streamable {
+                out(Fact {
+                    ctx: ctx.clone(),
+                    kind: FactKind::LegacyUrl(facts::LegacyUrl {
+                        what: "endpoint-in-streamable".into(),
+                        status: 200,
+                        content_type: "text/event-stream".into(),
+                        path: get_path.clone(),
+                    }),
+                });
+            }
+            let c = self.client_mut(client.ip(), server);
+            let failed = c.failed_post.take();
+            let answered = c.post_answers.get(&get_path).cloned();
+            if let Some(f) = failed {
+                let mut ctx = ctx.clone();
+                ctx.frames.insert(0, f.frame);
+                out(Fact {
+                    ctx,
+                    kind: FactKind::Fallback(facts::Fallback {
+                        trigger_kind: f.kind.into(),
+                        trigger_status: i64::from(f.status),
+                        trigger_code: f.code,
+                        client_version: f.version,
+                        post_path: f.path,
+                        get_path: get_path.clone(),
+                        since_ms: ts.since(f.ts).0 / 1_000_000,
+                    }),
+                });
+                if let (Some(rec), Some(s)) = (self.recorder.as_mut(), self.sessions.get(&key)) {
+                    rec.fallback(s);
+                }
+            }
+            if let Some((status, media, pframe)) = answered {
+                let mut ctx = ctx;
+                ctx.frames.insert(0, pframe);
+                out(Fact {
+                    ctx,
+                    kind: FactKind::LegacyUrl(facts::LegacyUrl { what: "post-answered".into(), status: i64::from(status), content_type: media, path: get_path }),
+                });
+            }
+            return;
+        }
+
+        let Some(key) = resp.session.clone() else { return };
+        let Some(s) = self.sessions.get_mut(&key) else { return };
+        s.last_seen = s.last_seen.max(ts);
+        if let Some(rec) = self.recorder.as_mut() {
+            rec.sse_event(s, ts, frame, event.event.as_deref().unwrap_or(""), event.id.as_deref().unwrap_or(""), || record::describe_payload(&event.data));
+        }
+        let ctx = |s: &Session, frames: Vec<u64>| context(s, client, get_path.clone(), ts, frames);
+        if let Some(id) = event.id.as_deref().filter(|id| !id.is_empty()) {
+            st.ids += 1;
+            let earlier = s.issue_event_id(id, st.uid, cap);
+            let previous = st.last_id.clone().unwrap_or_default();
+            match st.cursor.step(id, earlier.is_some()) {
+                Step::Advanced => {}
+                Step::Repeated => {
+                    let (stream, seq) = earlier.unwrap_or((0, 0));
+                    let replay = match &st.resumed_from {
+                        Some((_, Some(cursor_seq))) => seq <= *cursor_seq,
+                        _ => false,
+                    };
+                    out(Fact {
+                        ctx: ctx(s, vec![frame]),
+                        kind: FactKind::EventIdAnomaly(facts::EventIdAnomaly {
+                            anomaly: "repeat".into(),
+                            id: id.to_string(),
+                            previous,
+                            same_stream: stream == st.uid,
+                            replay,
+                            last_event_id: st.resumed_from.as_ref().map(|(x, _)| x.clone()).unwrap_or_default(),
+                        }),
+                    });
+                }
+                Step::WentBack => out(Fact {
+                    ctx: ctx(s, vec![frame]),
+                    kind: FactKind::EventIdAnomaly(facts::EventIdAnomaly {
+                        anomaly: "backwards".into(),
+                        id: id.to_string(),
+                        previous,
+                        same_stream: true,
+                        replay: false,
+                        last_event_id: String::new(),
+                    }),
+                }),
+            }
+            st.last_id = Some(id.to_string());
+        }
+        if !event.has_data || event.data.trim().is_empty() {
+            return;
+        }
+        let Ok(payload) = jsonrpc::parse(event.data.as_bytes()) else {
+            self.stats.json_parse_errors += 1;
+            return;
+        };
+        self.stats.jsonrpc_messages += payload.messages.len() as u64;
+        let cap_answered = self.limits.max_pending_per_session.saturating_mul(4);
+        let mut answered_here = false;
+        for m in &payload.messages {
+            let Some(id) = m.reply_id() else { continue };
+            let owed = st.answer(id);
+            answered_here |= owed;
+            if let Some(i) = s.legacy_pending.iter().position(|p| p == id) {
+                s.legacy_pending.swap_remove(i);
+            }
+            reply_delivered(s, m, Delivered { frame, stream: st.uid, head_frame: resp.frame }, &mut resp.init_requested, cap_answered, (client, &get_path, ts), out);
+        }
+        if answered_here {
+            if let Some(p) = resp.shift.take() {
+                out(judge(p, st, frame, false));
+            }
+        }
+    }
+}
+
+/// Completes a pending shift with the stream's cursor state at the judging moment.
+pub(super) fn judge(mut p: PendingShift, st: &StreamTrack, frame: u64, at_end: bool) -> Fact {
+    p.fact.cursor = st.cursor.as_str().to_string();
+    p.fact.events = st.events as i64;
+    p.fact.ids = st.ids as i64;
+    p.fact.judged_at_end = at_end;
+    if !p.ctx.frames.contains(&frame) {
+        p.ctx.frames.push(frame);
+    }
+    Fact { ctx: p.ctx, kind: FactKind::ResponseShift(p.fact) }
+}

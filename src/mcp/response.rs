@@ -1,0 +1,521 @@
+//! The response half: a status line judged against the session (stale-session answers and their SDK
+//! fingerprints, fallbacks, 5xx cascades, version checks), a JSON body's replies delivered to the
+//! session, and the end of a response (body complete, stream ended and who closed it).
+
+use super::events::judge;
+use super::request::Req;
+use super::session::{BodyType, LastPost, Session, SessionIdent};
+use super::stream::StreamTrack;
+use super::*;
+
+impl McpTracker {
+    pub(super) fn response<F: FnMut(Fact)>(&mut self, conn: ConnId, tx: Option<TxId>, head: &ResponseHead, frame: u64, ts: Timestamp, out: &mut F) {
+        // 1xx responses are interim (RFC 9110 §15.2); the final response follows on the same transaction.
+        if head.status < 200 {
+            return;
+        }
+        let Some(view) = self.conns.get_mut(&conn) else { return };
+        let (client, server) = (view.client, view.server);
+        if view.tx_mut(tx).is_none() {
+            view.txs.push_back(Tx { id: tx, req: None, resp: None, wait_step: 0, timer: None });
+        }
+        let media = head.headers.content_type();
+        let resp_sid = head.headers.get("mcp-session-id").map(str::to_string);
+        let server_hdr = server_signature(head);
+        let x_accel_no = head.headers.get("x-accel-buffering").is_some_and(|v| v.trim().eq_ignore_ascii_case("no"));
+        let mut resp = Resp {
+            status: head.status,
+            media: media.clone(),
+            kind: RespKind::Other,
+            frame,
+            session: None,
+            body: Vec::new(),
+            body_over: false,
+            stream: None,
+            shift: None,
+            init_requested: None,
+            auth_challenge: head.headers.get("www-authenticate").is_some(),
+        };
+        let sse = media.as_deref() == Some("text/event-stream");
+        if sse {
+            self.stream_uid += 1;
+            resp.stream = Some(StreamTrack::new(self.stream_uid, ts, x_accel_no, Vec::new()));
+        }
+        let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) else { return };
+        let Some(req) = t.req.as_mut() else {
+            // A response whose request the capture missed: nothing to key it on.
+            t.resp = Some(resp);
+            return;
+        };
+        req.decode(&mut self.stats);
+        resp.kind = match req.method.as_str() {
+            "POST" => RespKind::Post,
+            "GET" => RespKind::Get,
+            _ => RespKind::Other,
+        };
+        let path = req.path().to_string();
+        let is_mcp = req.is_mcp() || resp_sid.is_some();
+        let get_on_mcp = resp.kind == RespKind::Get && self.servers.get(&server).is_some_and(|s| s.mcp_paths.contains(&path));
+        if !is_mcp && !get_on_mcp {
+            // Plain HTTP (or a GET that may still turn out to serve an `endpoint` event).
+            if let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) {
+                t.resp = Some(resp);
+            }
+            return;
+        }
+        let snapshot_ids = req.request_ids();
+        let initialize = req.is_initialize();
+        let modern = req.is_modern();
+        let req_sid = req.session_id.clone();
+        let last_event_id = req.last_event_id.clone();
+        let method_name = req.first_method();
+        let requested = req.requested_version();
+        let req_frame = req.frame;
+        let (req_ts, req_method) = (req.ts, req.method.clone());
+        let info = req.key_info();
+        if !req.checked {
+            self.request_end(conn, tx, ts, out);
+        }
+        let gapped = match self.conns.get_mut(&conn) {
+            Some(v) => {
+                v.mcp = true;
+                v.gapped
+            }
+            None => false,
+        };
+        let key = self.session_for(client, server, &info, resp_sid.as_deref(), ts);
+        if gapped {
+            if let Some(s) = self.sessions.get_mut(&key) {
+                s.gap = true;
+            }
+        }
+        if initialize {
+            if let Some(sid) = &resp_sid {
+                if self.minted.len() < self.limits.max_sessions {
+                    // ALLOC: one minted id per session, bounded by limits::max_sessions
+                    self.minted.insert(sid.clone());
+                }
+            }
+            resp.init_requested = requested;
+        }
+        if let Some(st) = resp.stream.as_mut() {
+            // A batch of many thousand requests answered on one stream would make each answer a long
+            // search of what the stream owes: keep at most the cap.
+            let cap = self.limits.max_pending_per_session;
+            let mut owed = snapshot_ids.clone();
+            if owed.len() > cap {
+                self.stats.pending_cap_hits += owed.len().saturating_sub(cap) as u64;
+                owed.truncate(cap);
+            }
+            st.pending = owed;
+        }
+        resp.session = Some(key.clone());
+        let client_key = (client.ip(), server);
+
+        // Era and session-id facts visible on the head.
+        let Some(s) = self.sessions.get_mut(&key) else { return };
+        s.last_seen = s.last_seen.max(ts);
+        s.exchanges += 1;
+        if resp_sid.is_some() && s.era == Era::Unknown {
+            s.observe_era(Era::Streamable2025);
+        }
+        if let Some(rec) = self.recorder.as_mut() {
+            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, &method_name), (ts, frame, head.status, media.as_deref()));
+        }
+        let ctx_for = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
+        if modern && resp_sid.is_some() {
+            out(Fact { ctx: ctx_for(s, vec![frame]), kind: FactKind::StatelessSession(facts::StatelessSession { how: "minted".into() }) });
+        }
+        if let (Some(old), Some(new)) = (&req_sid, &resp_sid) {
+            if old != new && !initialize {
+                out(Fact {
+                    ctx: ctx_for(s, vec![req_frame, frame]),
+                    kind: FactKind::SessionChange(facts::SessionChange { old_id: old.clone(), new_id: new.clone(), initialize_between: false }),
+                });
+            }
+        }
+        if head.status < 300 {
+            s.seen_ok = true;
+        }
+
+        if resp.kind == RespKind::Get && get_on_mcp {
+            out(Fact {
+                ctx: ctx_for(s, vec![req_frame, frame]),
+                kind: FactKind::GetResponse(facts::GetResponse {
+                    status: i64::from(head.status),
+                    content_type: media.clone().unwrap_or_default(),
+                    has_session_id: req_sid.is_some(),
+                }),
+            });
+        }
+        if resp.kind == RespKind::Get && sse && head.status < 300 && (last_event_id.is_some() || s.ids_issued > 0) {
+            let known = last_event_id.as_ref().and_then(|x| s.event_ids.get(x).copied());
+            out(Fact {
+                ctx: ctx_for(s, vec![req_frame, frame]),
+                kind: FactKind::Resume(facts::Resume {
+                    last_event_id: last_event_id.clone().unwrap_or_default(),
+                    has_cursor: last_event_id.is_some(),
+                    known: known.is_some(),
+                    session_had_ids: s.ids_issued > 0,
+                    reconnect: s.streams_broken > 0,
+                }),
+            });
+            if let (Some(x), Some(st)) = (last_event_id.clone(), resp.stream.as_mut()) {
+                st.resumed_from = Some((x, known.map(|(_, seq)| seq)));
+            }
+        }
+
+        if head.status >= 400 {
+            s.error_since_last_post = true;
+            if head.status >= 500 {
+                let st = self.servers.entry(server).or_default();
+                // ALLOC: per server endpoint, RECENT_5XX times
+                let q = st.recent_5xx.entry(path.clone()).or_default();
+                q.push_front(ts);
+                q.truncate(RECENT_5XX);
+            }
+        } else if resp.kind == RespKind::Post && !snapshot_ids.is_empty() {
+            if let Some(body) = BodyType::from_media(media.as_deref()) {
+                let shift = match &s.last_post {
+                    Some(last) if last.body != body => {
+                        let server_before = last.server_hdr.clone();
+                        Some(PendingShift {
+                            fact: facts::ResponseShift {
+                                from: last.body.as_str().to_string(),
+                                to: body.as_str().to_string(),
+                                method: method_name.clone(),
+                                status: i64::from(head.status),
+                                json_before: s.post_json as i64,
+                                sse_before: s.post_sse as i64,
+                                error_between: s.error_since_last_post,
+                                session_id_changed: last.session_id != req_sid,
+                                cursor: String::new(),
+                                events: 0,
+                                ids: 0,
+                                judged_at_end: false,
+                                server_changed: server_before != server_hdr,
+                                server_before,
+                                server_now: server_hdr.clone(),
+                                prev_frame: last.frame as i64,
+                                frame: frame as i64,
+                            },
+                            ctx: ctx_for(s, vec![last.frame, frame]),
+                        })
+                    }
+                    _ => None,
+                };
+                match body {
+                    BodyType::Json => s.post_json += 1,
+                    BodyType::Sse => s.post_sse += 1,
+                }
+                s.last_post = Some(LastPost { body, frame, server_hdr, session_id: req_sid.clone() });
+                s.error_since_last_post = false;
+                if let Some(p) = shift {
+                    if body == BodyType::Sse {
+                        // Judged when the reply arrives on the stream or the stream ends.
+                        resp.shift = Some(p);
+                    } else {
+                        out(Fact { ctx: p.ctx, kind: FactKind::ResponseShift(p.fact) });
+                    }
+                }
+            }
+        }
+        // A POST answered on a URL known to serve the legacy `endpoint` event.
+        if resp.kind == RespKind::Post && self.servers.get(&server).is_some_and(|st| st.sse_paths.contains(&path)) {
+            if let Some(s) = self.sessions.get(&key) {
+                out(Fact {
+                    ctx: ctx_for(s, vec![req_frame, frame]),
+                    kind: FactKind::LegacyUrl(facts::LegacyUrl {
+                        what: "post-answered".into(),
+                        status: i64::from(head.status),
+                        content_type: media.clone().unwrap_or_default(),
+                        path: path.clone(),
+                    }),
+                });
+            }
+        }
+        if resp.kind == RespKind::Post {
+            let c = self.client_mut(client_key.0, client_key.1);
+            // ALLOC: one entry per POST path of a client, few in practice
+            c.post_answers.insert(path.clone(), (head.status, media.clone().unwrap_or_default(), frame));
+            if head.status < 400 {
+                c.failed_post = None;
+            }
+        }
+        if let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) {
+            t.resp = Some(resp);
+        }
+    }
+
+    pub(super) fn finish_response<F: FnMut(Fact)>(&mut self, view: &ConnView, tx: &mut Tx, ts: Timestamp, end: MessageEnd, out: &mut F) {
+        let (client, server) = (view.client, view.server);
+        let path = tx.req.as_ref().map(|r| r.path().to_string()).unwrap_or_default();
+        let http_method = tx.req.as_ref().map(|r| r.method.clone()).unwrap_or_default();
+        let rpc_method = tx.req.as_ref().map(Req::first_method).unwrap_or_default();
+        let req_sid = tx.req.as_ref().and_then(|r| r.session_id.clone());
+        let req_version = tx.req.as_ref().and_then(|r| r.requested_version().or(r.proto_version.clone())).unwrap_or_default();
+        let req_frame = tx.req.as_ref().map(|r| r.frame);
+        let Some(resp) = tx.resp.as_mut() else { return };
+        let Some(key) = resp.session.clone() else { return };
+        let Some(s) = self.sessions.get_mut(&key) else { return };
+        s.last_seen = s.last_seen.max(ts);
+        let ctx = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
+
+        if let Some(st) = resp.stream.as_mut() {
+            st.end(ts);
+            if let Some(p) = resp.shift.take() {
+                let f = p.fact.frame as u64;
+                out(judge(p, st, f, true));
+            }
+            if resp.kind == RespKind::Get || !st.pending.is_empty() {
+                s.streams_broken += 1;
+            }
+            let (reason, closed_by) = end_reason(end, view.first_end);
+            if let Some(rec) = self.recorder.as_mut() {
+                rec.stream_end(s, ts, resp.frame, reason, (st.events, st.ids), st.cursor.as_str());
+            }
+            out(Fact {
+                ctx: ctx(s, vec![resp.frame]),
+                kind: FactKind::StreamEnd(facts::StreamEnd {
+                    kind: if resp.kind == RespKind::Post { "post".into() } else { "get".into() },
+                    status: i64::from(resp.status),
+                    reason: reason.into(),
+                    closed_by: closed_by.into(),
+                    events: st.events as i64,
+                    ids: st.ids as i64,
+                    cursor: st.cursor.as_str().into(),
+                    pending: st.pending.len() as i64,
+                    keepalives: st.keepalives as i64,
+                    duration_ms: st.duration_ms(ts),
+                    max_silence_ms: st.max_silence_ms,
+                    retry_seen: st.retry_seen,
+                    x_accel_no: st.x_accel_no,
+                    burst_events: st.burst_events,
+                    burst_silence_ms: st.burst_silence_ms,
+                }),
+            });
+        }
+
+        let body = std::mem::take(&mut resp.body);
+        let media = resp.media.clone().unwrap_or_default();
+        let parsed = if !body.is_empty() && !resp.body_over && (media == "application/json" || resp.status >= 400) {
+            match jsonrpc::parse(&body) {
+                Ok(p) => Some(p.messages),
+                Err(_) => {
+                    if media == "application/json" {
+                        self.stats.json_parse_errors += 1;
+                    }
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        if let Some(msgs) = &parsed {
+            self.stats.jsonrpc_messages += msgs.len() as u64;
+            let cap_answered = self.limits.max_pending_per_session.saturating_mul(4);
+            if resp.status < 400 {
+                for m in msgs {
+                    if m.reply_id().is_some() {
+                        let at = Delivered { frame: resp.frame, stream: 0, head_frame: resp.frame };
+                        reply_delivered(s, m, at, &mut resp.init_requested, cap_answered, (client, &path, ts), out);
+                    }
+                }
+            }
+        }
+        // HTTP+SSE: a 202 to a POST means the responses will come on the GET stream.
+        if resp.status == 202 && matches!(key.ident, SessionIdent::LegacyParam(_)) {
+            if let Some(ids) = tx.req.as_ref().map(Req::request_ids) {
+                for id in ids {
+                    if s.legacy_pending.len() < self.limits.max_pending_per_session {
+                        // ALLOC: bounded by limits::max_pending_per_session
+                        s.legacy_pending.push(id);
+                    }
+                }
+            }
+        }
+
+        if resp.status >= 400 {
+            let (kind, code, rpc_id, message) = classify_error_body(&media, &body, parsed.as_deref());
+            let mentions_session = {
+                let m = message.to_ascii_lowercase();
+                m.contains("session") && (m.contains("not found") || m.contains("unknown") || m.contains("expired") || m.contains("invalid") || m.contains("terminated") || m.contains("no valid"))
+            };
+            let fingerprint = fingerprint(resp.status, kind, code, &rpc_id, &message);
+            let on_mcp = self.servers.get(&server).is_some_and(|st| st.mcp_paths.contains(&path));
+            let recent: Vec<i64> = self
+                .servers
+                .get(&server)
+                .and_then(|st| st.recent_5xx.get(&path))
+                .map(|q| q.iter().map(|t| ts.since(*t).0 / 1_000_000).collect())
+                .unwrap_or_default();
+            let mut frames = vec![resp.frame];
+            if let Some(f) = req_frame {
+                frames.insert(0, f);
+            }
+            out(Fact {
+                ctx: ctx(s, frames),
+                kind: FactKind::ErrorResponse(facts::ErrorResponse {
+                    status: i64::from(resp.status),
+                    http_method: http_method.clone(),
+                    rpc_method: rpc_method.clone(),
+                    content_type: media.clone(),
+                    body: kind.into(),
+                    rpc_code: code,
+                    rpc_id,
+                    message: message.clone(),
+                    mentions_session,
+                    session_seen_ok: s.seen_ok,
+                    fingerprint: fingerprint.map(|f| format!("; fingerprint: {f}")).unwrap_or_default(),
+                    on_mcp_endpoint: on_mcp,
+                    auth_challenge: resp.auth_challenge,
+                    recent_5xx_ms: recent,
+                }),
+            });
+            let modern = s.era == Era::Stateless2026;
+            let endpoint = path.clone();
+            // 404 for a session id: the client must re-initialize (not under 2026-07-28, where 404 is
+            // "method not found").
+            if resp.status == 404 && code != -32601 && !modern {
+                if let Some(sid) = req_sid {
+                    let frame = resp.frame;
+                    let c = self.client_mut(client.ip(), server);
+                    if !c.dead.contains_key(&sid) && c.dead.len() < 64 {
+                        // ALLOC: dead session ids per client, at most 64
+                        c.dead.insert(sid.clone(), Dead { ts, frame, reinitialized: false, key: key.clone(), endpoint });
+                        if let Some(first) = REINIT_CHECKPOINTS.first() {
+                            self.schedule(ts.plus(Duration::from_secs(*first)), Timer::Reinit { client: (client.ip(), server), sid, step: 0 });
+                        }
+                    }
+                }
+            }
+            if http_method == "POST" {
+                let failed = FailedPost { kind: "status", status: resp.status, code, version: req_version, path, ts, frame: resp.frame };
+                self.client_mut(client.ip(), server).failed_post = Some(failed);
+            }
+        }
+    }
+}
+
+/// Where a JSON-RPC reply was delivered: its frame, the stream (0 for a JSON body), and the frame of the
+/// response head that carried it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Delivered {
+    pub(super) frame: u64,
+    pub(super) stream: u64,
+    pub(super) head_frame: u64,
+}
+
+/// One JSON-RPC reply delivered to a session, on an SSE stream or in a JSON body alike: the duplicate
+/// check, the answered-id bookkeeping (at most `cap` ids), and the negotiated version of an `initialize`
+/// result. `evidence` is the client, endpoint and time the facts are reported with.
+pub(super) fn reply_delivered<F: FnMut(Fact)>(
+    s: &mut Session,
+    m: &Message,
+    at: Delivered,
+    init_requested: &mut Option<String>,
+    cap: usize,
+    evidence: (SocketAddr, &str, Timestamp),
+    out: &mut F,
+) {
+    let Some(id) = m.reply_id() else { return };
+    let (client, endpoint, ts) = evidence;
+    let ctx = |s: &Session, frames: Vec<u64>| context(s, client, endpoint.to_string(), ts, frames);
+    if let Some(&(first_frame, first_stream)) = s.answered.get(id) {
+        out(Fact {
+            ctx: ctx(s, vec![first_frame, at.frame]),
+            kind: FactKind::DuplicateResponse(facts::DuplicateResponse {
+                id: id.display(),
+                same_stream: first_stream == at.stream,
+                first_frame: first_frame as i64,
+            }),
+        });
+    } else if s.answered.len() < cap {
+        // ALLOC: one answered id, bounded by 4 x limits::max_pending_per_session
+        s.answered.insert(id.clone(), (at.frame, at.stream));
+    }
+    if let Message::Response { result, .. } = m {
+        if let Some(v) = result.protocol_version.as_ref().and_then(|v| v.0.clone()) {
+            s.version = Some(v.clone());
+            if let Some(req) = init_requested.take() {
+                let frames = if at.head_frame == at.frame { vec![at.frame] } else { vec![at.head_frame, at.frame] };
+                out(Fact { ctx: ctx(s, frames), kind: FactKind::Initialize(facts::Initialize { requested: req, negotiated: v }) });
+            }
+        }
+    }
+}
+
+/// How a stream ended and who closed it, from the HTTP end and the first TCP direction to end.
+pub(super) fn end_reason(end: MessageEnd, first: Option<(Direction, EndReason)>) -> (&'static str, &'static str) {
+    match end {
+        MessageEnd::Complete => ("complete", "server"),
+        MessageEnd::Gap => ("gap", "unknown"),
+        MessageEnd::Malformed => ("malformed", "unknown"),
+        MessageEnd::ClosedByFin | MessageEnd::Interrupted => match first {
+            Some((dir, reason)) => {
+                let who = match (dir, reason) {
+                    (_, EndReason::EndOfCapture | EndReason::Idle | EndReason::Evicted) => "unknown",
+                    (Direction::ToServer, _) => "client",
+                    (Direction::ToClient, _) => "server",
+                };
+                (reason.as_str(), who)
+            }
+            None => ("interrupted", "unknown"),
+        },
+    }
+}
+
+/// What a 4xx/5xx body is: kind, JSON-RPC code, id as written, message (first line, 120 chars).
+pub(super) fn classify_error_body(media: &str, body: &[u8], parsed: Option<&[Message]>) -> (&'static str, i64, String, String) {
+    if let Some(Message::Error { id, code, message }) = parsed.and_then(|m| m.first()) {
+        return ("jsonrpc", *code, id.display(), message.chars().take(120).collect());
+    }
+    let text = String::from_utf8_lossy(body);
+    let first_line: String = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("").chars().take(120).collect();
+    let kind = if body.iter().all(u8::is_ascii_whitespace) {
+        "empty"
+    } else if media == "text/html" || text.trim_start().starts_with('<') {
+        "html"
+    } else if media.ends_with("json") || parsed.is_some() {
+        "json"
+    } else {
+        "text"
+    };
+    (kind, 0, String::new(), first_line)
+}
+
+/// The SDK whose stale-session answer this is, where the body shows it (mcp-transports.md §2).
+pub(super) fn fingerprint(status: u16, kind: &str, code: i64, id: &str, message: &str) -> Option<&'static str> {
+    let m = message.to_ascii_lowercase();
+    match (status, kind, code, id) {
+        (404, "jsonrpc", -32001, "null") => Some("TypeScript SDK transport (404, -32001, id null)"),
+        (404, "jsonrpc", -32600, "\"server-error\"") => Some("Python SDK >= 1.26 session manager (404, -32600, id \"server-error\")"),
+        (404, "jsonrpc", -32600, _) => Some("Python SDK (404, -32600)"),
+        (400, "text", _, _) if m.contains("no valid session id") => Some("Python SDK < 1.26 (400 text/plain \"No valid session ID provided\")"),
+        (400, "jsonrpc", -32000, _) if m.contains("no valid session id") => Some("TypeScript SDK example server (400, -32000, typescript-sdk#389)"),
+        (401, _, _, _) if m.contains("session not found") => Some("rmcp (401 \"Session not found\", rust-sdk#559)"),
+        _ => None,
+    }
+}
+
+/// 2025-06-18 and later: `MCP-Protocol-Version` must equal the negotiated version on later requests.
+pub(super) fn version_check(conns: &ConnMap<ConnView>, conn: ConnId, tx: Option<TxId>, negotiated: Option<&str>, initialize: bool) -> Vec<(&'static str, String, String)> {
+    let Some(neg) = negotiated else { return Vec::new() };
+    if initialize {
+        return Vec::new();
+    }
+    let Some(req) = conns.get(&conn).and_then(|v| v.txs.iter().find(|t| t.id == tx)).and_then(|t| t.req.as_ref()) else { return Vec::new() };
+    match &req.proto_version {
+        Some(h) if h != neg && !req.is_modern() => vec![("version", h.clone(), neg.to_string())],
+        _ => Vec::new(),
+    }
+}
+
+/// `Server` and `Via` of a response, as one comparable string.
+pub(super) fn server_signature(head: &ResponseHead) -> String {
+    let server = head.headers.get("server").unwrap_or("");
+    match head.headers.get("via") {
+        Some(via) => format!("{server}|{via}"),
+        None => server.to_string(),
+    }
+}
