@@ -147,6 +147,26 @@ impl Front {
         self.tls.add_secrets(text);
     }
 
+    /// Live capture: TLS connections whose secrets are not logged yet wait for them (`tls` module header).
+    pub fn wait_for_keys(&mut self, wait: Duration) {
+        self.tls.wait_for_keys(wait);
+    }
+
+    /// Some TLS connection waits for secrets.
+    pub fn tls_waiting(&self) -> bool {
+        self.tls.waiting()
+    }
+
+    /// Key-log lines appended while live: connections they complete decrypt what they held, on to `out`.
+    pub fn add_live_secrets<F: FnMut(Cmd<'_>)>(&mut self, text: &[u8], out: &mut F) {
+        let Front { http, tls, counters, http_log, .. } = self;
+        tls.add_secrets_and_resume(text, &mut |conn, d| {
+            if let Some(h) = http.get_mut(&conn) {
+                deliver_http(h, d, &mut |hev| deliver_cmd(conn, hev, counters, http_log, out));
+            }
+        });
+    }
+
     /// Also writes one line per HTTP transaction to `log` (`--http-log`).
     pub fn set_http_log(&mut self, log: HttpLog) {
         self.http_log = Some(log);
@@ -302,6 +322,24 @@ impl Analyzer {
         self.front.add_secrets(text);
     }
 
+    /// See [`Front::wait_for_keys`].
+    pub fn wait_for_keys(&mut self, wait: Duration) {
+        self.front.wait_for_keys(wait);
+    }
+
+    /// See [`Front::tls_waiting`].
+    pub fn tls_waiting(&self) -> bool {
+        self.front.tls_waiting()
+    }
+
+    /// See [`Front::add_live_secrets`]. Errors are the sink's (I/O).
+    pub fn add_live_secrets(&mut self, text: &[u8], sink: &mut dyn IncidentSink) -> std::io::Result<()> {
+        let Analyzer { front, back } = self;
+        let mut result = Ok(());
+        front.add_live_secrets(text, &mut |cmd| keep_first_error(&mut result, || back.handle(cmd, sink)));
+        result
+    }
+
     /// Also writes one line per HTTP transaction to `log` (`--http-log`).
     pub fn set_http_log(&mut self, log: HttpLog) {
         self.front.set_http_log(log);
@@ -396,20 +434,7 @@ fn route<F: FnMut(Cmd<'_>)>(
     out: &mut F,
 ) {
     let mut deliver = |conn: ConnId, hev: HttpEvent<'_>, log: &mut Option<HttpLog>, out: &mut F| {
-        if let Some(l) = log {
-            l.http(conn, &hev);
-        }
-        match &hev {
-            HttpEvent::Request { .. } => counters.requests += 1,
-            HttpEvent::Response { head, .. } => {
-                counters.responses += 1;
-                counters.count_response(&head.headers);
-            }
-            HttpEvent::Sse { .. } => counters.sse_events += 1,
-            HttpEvent::Anomaly { kind, .. } => *counters.anomalies.entry(*kind).or_default() += 1,
-            _ => {}
-        }
-        out(Cmd::Http { conn, ev: hev });
+        deliver_cmd(conn, hev, counters, log, out);
     };
     match ev {
         FlowEvent::Open { conn, client, server, ts, .. } => {
@@ -434,6 +459,7 @@ fn route<F: FnMut(Cmd<'_>)>(
             }
         }
         FlowEvent::End { conn, dir, reason, frame, ts } => {
+            tls.end(conn);
             out(Cmd::End { conn, dir, reason });
             if let Some(h) = http.get_mut(&conn) {
                 h.end(dir, reason, frame, ts, &mut |hev| deliver(conn, hev, http_log, out));
@@ -448,6 +474,24 @@ fn route<F: FnMut(Cmd<'_>)>(
             out(Cmd::Close { conn, ts });
         }
     }
+}
+
+/// Counts an HTTP event, logs it (`--http-log`) and hands it to the back half.
+fn deliver_cmd<F: FnMut(Cmd<'_>)>(conn: ConnId, hev: HttpEvent<'_>, counters: &mut HttpCounters, log: &mut Option<HttpLog>, out: &mut F) {
+    if let Some(l) = log {
+        l.http(conn, &hev);
+    }
+    match &hev {
+        HttpEvent::Request { .. } => counters.requests += 1,
+        HttpEvent::Response { head, .. } => {
+            counters.responses += 1;
+            counters.count_response(&head.headers);
+        }
+        HttpEvent::Sse { .. } => counters.sse_events += 1,
+        HttpEvent::Anomaly { kind, .. } => *counters.anomalies.entry(*kind).or_default() += 1,
+        _ => {}
+    }
+    out(Cmd::Http { conn, ev: hev });
 }
 
 /// Hands what the TLS layer passes on (plaintext or decrypted) to the connection's HTTP state.

@@ -160,6 +160,8 @@ pub struct Config {
     pub report: crate::output::ReportArgs,
     /// Secrets of every `--keylog` file.
     pub keylog: KeyLog,
+    /// Each `--keylog` file with the bytes read from it, for a live run to follow what is appended.
+    pub keylog_files: Vec<(PathBuf, u64)>,
     /// `--http-log FILE`.
     pub http_log: Option<PathBuf>,
     /// `--threads N` (offline only).
@@ -231,11 +233,25 @@ impl Config {
         }
         let rules = load_rules(args.rules.as_deref())?;
         let mut keylog = KeyLog::new();
+        let mut keylog_files = Vec::new();
         for p in &args.keylog {
             let text = std::fs::read(p).map_err(|source| ConfigError::KeyLog { path: p.display().to_string(), source })?;
             keylog.add_text(&text);
+            keylog_files.push((p.clone(), text.len() as u64));
         }
-        Ok(Config { inputs: args.read, output: args.output, rules, limits, quiet: args.quiet, report: args.report, keylog, http_log: args.http_log, threads: args.threads, live })
+        Ok(Config {
+            inputs: args.read,
+            output: args.output,
+            rules,
+            limits,
+            quiet: args.quiet,
+            report: args.report,
+            keylog,
+            keylog_files,
+            http_log: args.http_log,
+            threads: args.threads,
+            live,
+        })
     }
 }
 

@@ -86,17 +86,57 @@ struct LiveRun {
 
 /// One sensor run around one real SDK session. `wait_for_row`: poll the CSV for the downgrade row
 /// before stopping (and measure its latency); otherwise stop as soon as the client is done.
+/// HTTPS for a live session: the server's certificate and key, and the key log the client writes.
+struct Https {
+    cert: PathBuf,
+    key: PathBuf,
+    keylog: PathBuf,
+}
+
+impl Https {
+    /// A self-signed certificate for 127.0.0.1 (openssl), and an empty key log.
+    fn new(tag: &str) -> Option<Https> {
+        let h = Https { cert: tmp(&format!("{tag}.cert.pem")), key: tmp(&format!("{tag}.key.pem")), keylog: tmp(&format!("{tag}.keys")) };
+        let ok = Command::new("openssl")
+            .args(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1"])
+            .args(["-addext", "subjectAltName=IP:127.0.0.1", "-keyout"])
+            .arg(&h.key)
+            .arg("-out")
+            .arg(&h.cert)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        std::fs::write(&h.keylog, b"").unwrap();
+        ok.then_some(h)
+    }
+}
+
+impl Drop for Https {
+    fn drop(&mut self) {
+        for p in [&self.cert, &self.key, &self.keylog] {
+            std::fs::remove_file(p).ok();
+        }
+    }
+}
+
 fn live_session(tag: &str, sig: &str, wait_for_row: bool) -> LiveRun {
+    live_session_over(tag, sig, wait_for_row, None)
+}
+
+fn live_session_over(tag: &str, sig: &str, wait_for_row: bool, https: Option<&Https>) -> LiveRun {
     let py = python().unwrap();
     let gen = root().join("samples/gen/py/mcp_sample.py");
     let port = free_port();
     let (csv, pcap) = (tmp(&format!("{tag}.csv")), tmp(&format!("{tag}.pcap")));
 
+    let mut server_cmd = Command::new(&py);
+    server_cmd.arg(&gen).args(["server", "--port", &port.to_string(), "--json-first", "3"]);
+    if let Some(h) = https {
+        server_cmd.arg("--tls-cert").arg(&h.cert).arg("--tls-key").arg(&h.key);
+    }
     let server = Reaper(
-        Command::new(&py)
-            .arg(&gen)
-            .args(["server", "--port", &port.to_string(), "--json-first", "3"])
-            .stdout(Stdio::null())
+        server_cmd
             .stderr(Stdio::null())
             .spawn()
             .unwrap(),
@@ -104,9 +144,15 @@ fn live_session(tag: &str, sig: &str, wait_for_row: bool) -> LiveRun {
     wait_until("the MCP server's port", Duration::from_secs(30), || TcpStream::connect(("127.0.0.1", port)).is_ok());
 
     let filter = format!("tcp port {port}");
+    let mut sensor_cmd = bin();
+    sensor_cmd.args(["-i", "lo", "-w", pcap.to_str().unwrap(), "-o", csv.to_str().unwrap()]);
+    if let Some(h) = https {
+        sensor_cmd.arg("--keylog").arg(&h.keylog);
+    }
+    // The capture filter comes last, as with tcpdump: it takes every word after it.
+    sensor_cmd.arg(&filter);
     let mut sensor = Reaper(
-        bin()
-            .args(["-i", "lo", "-w", pcap.to_str().unwrap(), "-o", csv.to_str().unwrap(), &filter])
+        sensor_cmd
             .stderr(Stdio::piped())
             .spawn()
             .unwrap(),
@@ -126,9 +172,14 @@ fn live_session(tag: &str, sig: &str, wait_for_row: bool) -> LiveRun {
     let first = rx.recv_timeout(Duration::from_secs(20)).expect("sensor announces itself");
     assert!(first.starts_with("mcptap: listening on lo"), "{first}");
 
-    let client = Command::new(&py)
-        .arg(&gen)
-        .args(["client", "--url", &format!("http://127.0.0.1:{port}/mcp")])
+    let mut client_cmd = Command::new(&py);
+    let scheme = if https.is_some() { "https" } else { "http" };
+    client_cmd.arg(&gen).args(["client", "--url", &format!("{scheme}://127.0.0.1:{port}/mcp")]);
+    if let Some(h) = https {
+        // The client logs its secrets as each handshake happens (Python's ssl honours SSLKEYLOGFILE).
+        client_cmd.env("SSLKEYLOGFILE", &h.keylog).env("SSL_CERT_FILE", &h.cert);
+    }
+    let client = client_cmd
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -183,7 +234,13 @@ fn live_session(tag: &str, sig: &str, wait_for_row: bool) -> LiveRun {
 
 /// The same capture read back offline must give the same incidents: rule, session, endpoints, frames.
 fn assert_same_as_offline(run: &LiveRun) {
-    let o = run_args(&["-r", run.pcap.to_str().unwrap(), "-q"]);
+    assert_same_as_offline_with(run, &[]);
+}
+
+fn assert_same_as_offline_with(run: &LiveRun, extra: &[&str]) {
+    let mut args = vec!["-r", run.pcap.to_str().unwrap(), "-q"];
+    args.extend_from_slice(extra);
+    let o = run_args(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     let key = |r: &Vec<String>| (r[0].clone(), r[2].clone(), r[4].clone(), r[5].clone(), r[6].clone(), r[11].clone());
     let mut live: Vec<_> = run.rows.iter().skip(1).map(key).collect();
@@ -230,6 +287,29 @@ fn live_sigterm_right_after_the_traffic_loses_no_row() {
     let run = live_session("term", "-TERM", false);
     assert_summary(&run);
     assert_same_as_offline(&run);
+}
+
+#[test]
+fn live_https_decrypts_with_the_key_log_the_client_writes_as_it_goes() {
+    // The key log is empty when the sensor starts; the SDK client appends each connection's secrets
+    // during its handshake, after the sensor has captured the packets that need them.
+    if let Some(why) = skip_reason() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let Some(https) = Https::new("https") else {
+        eprintln!("skipped: openssl could not make a certificate");
+        return;
+    };
+    let run = live_session_over("https", "-INT", true, Some(&https));
+    assert_summary(&run);
+    let tls = run.stderr.lines().find(|l| l.trim_start().starts_with("tls:")).unwrap_or_default();
+    let n: u64 = tls.trim_start().trim_start_matches("tls:").split_whitespace().next().unwrap().parse().unwrap();
+    assert!(n >= 2 && tls.contains(&format!("({n} decrypted, 0 undecrypted)")), "{}", run.stderr);
+    assert!(!run.rows.iter().any(|r| r[2] == "CAPTURE-TLS-UNDECRYPTED"), "{:?}", run.rows);
+    let latency = run.latency.unwrap();
+    eprintln!("live https: evidence packet to CSV row: {:.1} ms", latency.as_secs_f64() * 1000.0);
+    assert_same_as_offline_with(&run, &["--keylog", https.keylog.to_str().unwrap()]);
 }
 
 #[test]

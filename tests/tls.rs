@@ -207,3 +207,104 @@ fn resumed_connections_are_decrypted() {
         }
     }
 }
+
+/// Keeps the final incidents of an analyzer run.
+#[derive(Default)]
+struct Keep(Vec<(String, Vec<u64>, String)>);
+
+impl mcptap::output::IncidentSink for Keep {
+    fn raised(&mut self, _: &mcptap::detect::Incident) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn finish(&mut self, incidents: &[&mcptap::detect::Incident]) -> std::io::Result<()> {
+        self.0 = incidents.iter().map(|i| (i.rule_id.clone(), i.frames.clone(), i.evidence.clone())).collect();
+        Ok(())
+    }
+}
+
+/// A live sensor follows a growing key log: a connection whose secrets are logged only after its
+/// handshake was captured holds its records and decrypts them once the lines appear. Replayed here
+/// without a capture device: no key log at the start, and the logged lines are handed over one client
+/// random at a time, each only while some connection is waiting, as a sensor looking at the file
+/// between packets would find them. The result must be what the complete key log gives up front.
+#[test]
+fn secrets_logged_after_the_handshake_still_decrypt_when_waiting_for_keys() {
+    use mcptap::analyzer::Analyzer;
+    use mcptap::capture::{CaptureReader, CaptureStats};
+    use mcptap::detect::RuleSet;
+    use mcptap::limits::Limits;
+    use mcptap::time::Duration;
+    use mcptap::tls::keylog::KeyLog;
+
+    for name in ["tls-13-aes128-downgrade", "tls-12-aes128-downgrade", "tls-13-keyupdate", "tls-12-ts-downgrade"] {
+        let pcap = root().join(format!("samples/{name}.pcap"));
+        let keys = std::fs::read_to_string(root().join(format!("samples/{name}.keys"))).unwrap();
+        // The key log's lines grouped by client random, in the order they were logged.
+        let mut groups: Vec<(String, String)> = Vec::new();
+        for line in keys.lines() {
+            let Some(random) = line.split_whitespace().nth(1) else { continue };
+            match groups.iter_mut().find(|g| g.0 == random) {
+                Some(g) => g.1.push_str(&format!("{line}\n")),
+                None => groups.push((random.to_string(), format!("{line}\n"))),
+            }
+        }
+        let run = |late: bool| {
+            let mut a = Analyzer::new(Limits::default(), RuleSet::builtin().unwrap());
+            if late {
+                a.wait_for_keys(Duration::from_secs(5));
+            } else {
+                let mut log = KeyLog::new();
+                log.add_text(keys.as_bytes());
+                a.set_keylog(log);
+            }
+            let (mut sink, mut waits, mut next) = (Keep::default(), 0, groups.iter());
+            let mut r = CaptureReader::open(std::slice::from_ref(&pcap)).unwrap();
+            while let Some(p) = r.next_packet().unwrap() {
+                if a.tls_waiting() {
+                    waits += 1;
+                    if let Some((_, lines)) = next.next() {
+                        a.add_live_secrets(lines.as_bytes(), &mut sink).unwrap();
+                    }
+                }
+                a.on_packet(&p, &mut sink).unwrap();
+            }
+            let summary = a.finish(CaptureStats::default(), &mut sink).unwrap();
+            (sink.0, summary.tls, waits)
+        };
+        let (upfront, upfront_tls, _) = run(false);
+        let (late, late_tls, waits) = run(true);
+        assert!(upfront_tls.decrypted > 0 && upfront_tls.undecrypted.is_empty(), "{name}: {upfront_tls}");
+        assert_eq!(late, upfront, "{name}: incidents with late secrets");
+        assert_eq!(
+            (late_tls.decrypted, late_tls.decrypted_bytes, late_tls.undecrypted_bytes),
+            (upfront_tls.decrypted, upfront_tls.decrypted_bytes, upfront_tls.undecrypted_bytes),
+            "{name}: {late_tls}"
+        );
+        assert!(waits >= groups.len(), "{name}: only {waits} waits for {} connections' secrets", groups.len());
+    }
+}
+
+#[test]
+fn secrets_that_never_come_end_the_wait_as_undecrypted() {
+    use mcptap::analyzer::Analyzer;
+    use mcptap::capture::{CaptureReader, CaptureStats};
+    use mcptap::detect::RuleSet;
+    use mcptap::limits::Limits;
+    use mcptap::time::Duration;
+
+    let mut a = Analyzer::new(Limits::default(), RuleSet::builtin().unwrap());
+    a.wait_for_keys(Duration::from_secs(5));
+    let mut sink = Keep::default();
+    let mut r = CaptureReader::open(&[root().join("samples/tls-13-aes128-downgrade.pcap")]).unwrap();
+    let mut waited = false;
+    while let Some(p) = r.next_packet().unwrap() {
+        waited |= a.tls_waiting();
+        a.on_packet(&p, &mut sink).unwrap();
+    }
+    let tls = a.finish(CaptureStats::default(), &mut sink).unwrap().tls;
+    assert!(waited);
+    assert_eq!(tls.decrypted, 0, "{tls}");
+    assert!(tls.undecrypted.get("no key log").is_some_and(|&n| n == tls.connections), "{tls}");
+    assert!(tls.undecrypted_bytes > 0 && tls.decrypted_bytes == 0, "{tls}");
+    assert!(sink.0.iter().any(|i| i.0 == "CAPTURE-TLS-UNDECRYPTED"), "{:?}", sink.0);
+}

@@ -42,6 +42,7 @@ use crate::detect::Incident;
 use crate::output::csv::{CsvSink, Mode};
 use crate::output::IncidentSink;
 use crate::time::{Duration, Timestamp};
+use crate::tls::keylog_tail::KeyLogTail;
 
 /// The kernel buffer libpcap asks for (libpcap's own default is 2 MiB): bursts of SSE traffic on a busy
 /// link should not overflow it while the analyzer works through a large body.
@@ -52,6 +53,11 @@ const CLOCK_TICK: WallDuration = WallDuration::from_secs(1);
 const DRAIN_QUIET: WallDuration = WallDuration::from_millis(50);
 /// ...or for at most this long (a busy link never goes quiet).
 const DRAIN_MAX: WallDuration = WallDuration::from_secs(2);
+/// How long (capture time) a TLS connection waits for its secrets to appear in a `--keylog` file before it
+/// is reported undecrypted. Clients log them within a round trip of the packets that need them.
+const KEY_WAIT: Duration = Duration::from_secs(5);
+/// How often the key logs are looked at while a connection waits and no packet arrives.
+const KEY_TICK: WallDuration = WallDuration::from_millis(50);
 
 /// A live-capture failure, printed as one line by the binary (exit 2).
 #[derive(Debug, thiserror::Error)]
@@ -241,11 +247,15 @@ pub fn run(config: Config) -> Result<(), LiveError> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(LiveError::Runtime)?;
     let mut analyzer = Analyzer::new(config.limits.clone(), config.rules);
     analyzer.set_keylog(config.keylog);
+    let keys = KeyLogTail::new(config.keylog_files);
+    if !keys.is_empty() {
+        analyzer.wait_for_keys(KEY_WAIT);
+    }
     if let Some(p) = &config.http_log {
         let f = std::fs::File::create(p).map_err(|e| LiveError::Output { path: p.display().to_string(), source: e })?;
         analyzer.set_http_log(crate::output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
     }
-    let mut sensor = Sensor { live: &live, linktype, savefile, frame: 0, last: None, out_name: &out_name };
+    let mut sensor = Sensor { live: &live, linktype, savefile, frame: 0, last: None, out_name: &out_name, keys };
     let outcome = runtime.block_on(sensor.capture(cap, &link_name, &mut analyzer, &mut sink));
     let (stat, loop_err) = match outcome {
         Ok((stat, err)) => (stat, err),
@@ -287,6 +297,8 @@ struct Sensor<'a> {
     /// Capture time of the last packet and the wall-clock instant it was read.
     last: Option<(Timestamp, Instant)>,
     out_name: &'a str,
+    /// `--keylog` files, followed as they grow.
+    keys: KeyLogTail,
 }
 
 impl Sensor<'_> {
@@ -303,6 +315,15 @@ impl Sensor<'_> {
         }
     }
 
+    /// Secrets appended to the key logs go to the connections waiting for them.
+    fn poll_keys(&mut self, analyzer: &mut Analyzer, sink: &mut dyn IncidentSink) -> Result<(), LiveError> {
+        let text = self.keys.poll();
+        if text.is_empty() {
+            return Ok(());
+        }
+        analyzer.add_live_secrets(&text, sink).map_err(|e| self.out_err(e))
+    }
+
     /// One packet through `-w` and the analyzer.
     fn packet(&mut self, p: &OwnedPacket, analyzer: &mut Analyzer, sink: &mut dyn IncidentSink) -> Result<(), LiveError> {
         self.frame = self.frame.saturating_add(1);
@@ -311,6 +332,10 @@ impl Sensor<'_> {
         }
         let ts = packet_ts(&p.header);
         self.last = Some((ts, Instant::now()));
+        if analyzer.tls_waiting() {
+            // Before this packet, which may end the connection or need its plaintext in order.
+            self.poll_keys(analyzer, sink)?;
+        }
         let before = analyzer.incidents().len();
         let raw = RawPacket { frame: self.frame, ts, linktype: self.linktype, data: &p.data, wire_len: p.header.len };
         analyzer.on_packet(&raw, sink).map_err(|e| self.out_err(e))?;
@@ -347,9 +372,12 @@ impl Sensor<'_> {
         let mut stats = tokio::time::interval_at(Instant::now() + stats_every, stats_every);
         stats.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let stats_on = self.live.stats_interval_secs > 0;
+        let mut key_tick = tokio::time::interval(KEY_TICK);
+        key_tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
 
         let mut loop_err = None;
         loop {
+            let keys_wanted = analyzer.tls_waiting();
             tokio::select! {
                 // Signals first, so a stop is handled even on a link that is never idle; packets already
                 // queued are drained below.
@@ -371,6 +399,7 @@ impl Sensor<'_> {
                     }
                     self.flush_savefile()?;
                 },
+                _ = key_tick.tick(), if keys_wanted => self.poll_keys(analyzer, sink)?,
                 _ = stats.tick(), if stats_on => {
                     match stream.capture_mut().stats() {
                         Ok(s) => eprintln!(

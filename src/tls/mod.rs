@@ -9,10 +9,19 @@
 //! HTTP interrupts what was open. Not supported, and reported as undecrypted with their reason: TLS 1.2
 //! CBC and other non-AEAD suites ("unsupported cipher suite 0x...."), SSL 3.0/TLS 1.0/1.1, 0-RTT early data
 //! (skipped, counted), Encrypted Client Hello (the outer hello's random matches no key-log line).
+//!
+//! Waiting for keys (live capture only, `TlsLayer::wait_for_keys`): a key log is written by the client or
+//! server as each handshake happens, often after the packets that need the secret have been captured (a
+//! client logs its TLS 1.3 handshake secrets when it reads the ServerHello, which the sensor has already
+//! seen). So where a file run would go dark at once, a live connection whose secrets are not logged yet
+//! holds its records (`TlsState::Waiting`, bounded in bytes and capture time) and resumes when the sensor
+//! adds the lines it finds appended to the key log (`TlsLayer::add_secrets_and_resume`), as Wireshark
+//! re-reads a growing key log file.
 
 pub mod cipher;
 pub mod handshake;
 pub mod keylog;
+pub mod keylog_tail;
 pub mod keys;
 pub mod record;
 
@@ -23,7 +32,7 @@ use std::net::SocketAddr;
 use crate::decode::flow_key::Direction;
 use crate::facts::{self, Era, Fact, FactContext, FactKind};
 use crate::reassembly::ConnId;
-use crate::time::Timestamp;
+use crate::time::{Duration, Timestamp};
 
 use cipher::{AeadAlg, Layer, RecordCipher};
 use handshake::{ClientHello, HandshakeReader, ServerHello};
@@ -97,6 +106,11 @@ struct Dir {
     prot: Option<Protection>,
 }
 
+/// Records held by a connection waiting for its secrets: at most this many bytes per connection...
+const MAX_HELD_BYTES: usize = 256 * 1024;
+/// ...and this many over all connections, so traffic the key log will never cover cannot pile up.
+const MAX_HELD_TOTAL: usize = 16 * 1024 * 1024;
+
 /// The negotiated parameters, once the ServerHello is read.
 #[derive(Debug, Clone)]
 struct Params {
@@ -115,8 +129,51 @@ enum TlsState {
     Tls12(Params),
     /// TLS 1.3: both directions moved to handshake keys at the ServerHello.
     Tls13 { params: Params, client_app: Vec<u8>, server_app: Vec<u8> },
+    /// Live only: the secrets are not in the key log yet; records are held until they are.
+    Waiting(Box<Waiting>),
     /// Nothing more can be decrypted; why.
     Dark(Undecrypted),
+}
+
+/// What to do once the secrets are there: the step that found them missing, done again.
+#[derive(Debug)]
+enum Resume {
+    /// TLS 1.3 at the ServerHello.
+    Start13(Params),
+    /// TLS 1.2 at this direction's ChangeCipherSpec.
+    Ccs12(Params, Direction),
+}
+
+impl Resume {
+    fn ready(&self, keylog: &KeyLog) -> bool {
+        match self {
+            Resume::Start13(p) => keylog.get(&p.client.random).is_some_and(|s| {
+                s.client_handshake.is_some() && s.server_handshake.is_some() && s.client_app0.is_some() && s.server_app0.is_some()
+            }),
+            Resume::Ccs12(p, _) => keylog.get(&p.client.random).is_some_and(|s| s.master.is_some()),
+        }
+    }
+}
+
+/// A record held while waiting for secrets.
+#[derive(Debug)]
+struct Held {
+    dir: Direction,
+    header: [u8; 5],
+    // ALLOC: a record held for decryption, bounded by MAX_HELD_BYTES / MAX_HELD_TOTAL
+    fragment: Vec<u8>,
+    frame: u64,
+    ts: Timestamp,
+}
+
+#[derive(Debug)]
+struct Waiting {
+    resume: Resume,
+    /// The reason reported if the secrets never come.
+    why: Undecrypted,
+    since: Timestamp,
+    held: Vec<Held>,
+    bytes: usize,
 }
 
 /// One TLS connection.
@@ -136,10 +193,14 @@ pub struct TlsConnection {
     pub http2: bool,
     /// Frame of the ClientHello.
     pub first_frame: u64,
+    /// Live: how long (capture time) to wait for secrets not yet logged; `None` goes dark at once.
+    key_wait: Option<Duration>,
+    /// Capture time of the latest bytes fed.
+    now: Timestamp,
 }
 
 impl TlsConnection {
-    fn new(first_frame: u64) -> TlsConnection {
+    fn new(first_frame: u64, key_wait: Option<Duration>) -> TlsConnection {
         TlsConnection {
             state: TlsState::Hello { client: None },
             to_server: Dir::default(),
@@ -153,6 +214,72 @@ impl TlsConnection {
             early_data_bytes: 0,
             http2: false,
             first_frame,
+            key_wait,
+            now: Timestamp::ZERO,
+        }
+    }
+
+    /// Bytes of records held while waiting for secrets.
+    fn held_bytes(&self) -> usize {
+        match &self.state {
+            TlsState::Waiting(w) => w.bytes,
+            _ => 0,
+        }
+    }
+
+    fn is_waiting(&self) -> bool {
+        matches!(self.state, TlsState::Waiting(_))
+    }
+
+    /// The secrets are missing: wait for them (live) or go dark (file).
+    fn stall(&mut self, why: Undecrypted, resume: Resume) {
+        if self.key_wait.is_some() && !matches!(self.state, TlsState::Dark(_)) {
+            self.state = TlsState::Waiting(Box::new(Waiting { resume, why, since: self.now, held: Vec::new(), bytes: 0 }));
+        } else {
+            self.go_dark(why);
+        }
+    }
+
+    /// Stops waiting: the held records stay undecrypted, with the reason the wait was for.
+    fn give_up(&mut self) {
+        if let TlsState::Waiting(w) = &self.state {
+            let why = w.why;
+            self.go_dark(why);
+        }
+    }
+
+    /// Holds a record while waiting, or gives up when the wait is over or the bytes too many.
+    fn hold(&mut self, dir: Direction, rec: Record<'_>, frame: u64, ts: Timestamp) {
+        let wait = self.key_wait.unwrap_or(Duration(0));
+        let TlsState::Waiting(w) = &mut self.state else { return };
+        let size = rec.fragment.len() + 5;
+        if ts.since(w.since) > wait || w.bytes.saturating_add(size) > MAX_HELD_BYTES {
+            self.give_up();
+            self.undecrypted_bytes = self.undecrypted_bytes.saturating_add(size as u64);
+            return;
+        }
+        w.bytes += size;
+        w.held.push(Held { dir, header: rec.header, fragment: rec.fragment.to_vec(), frame, ts });
+    }
+
+    /// Secrets were added: if they complete what this connection waits for, the step is done again and
+    /// the held records go through in their order.
+    fn resume<F: FnMut(Delivery<'_>)>(&mut self, keylog: &KeyLog, out: &mut F) {
+        let TlsState::Waiting(w) = &self.state else { return };
+        if !w.resume.ready(keylog) {
+            return;
+        }
+        let TlsState::Waiting(w) = std::mem::replace(&mut self.state, TlsState::Hello { client: None }) else { return };
+        let Waiting { resume, held, .. } = *w;
+        match resume {
+            Resume::Start13(params) => self.start13(params, keylog),
+            Resume::Ccs12(params, dir) => {
+                self.state = TlsState::Tls12(params);
+                self.change_cipher_spec12(dir, keylog);
+            }
+        }
+        for h in held {
+            self.record(h.dir, Record { header: h.header, fragment: &h.fragment }, h.frame, h.ts, keylog, out);
         }
     }
 
@@ -172,8 +299,10 @@ impl TlsConnection {
     }
 
     fn go_dark(&mut self, why: Undecrypted) {
+        let held = self.held_bytes() as u64;
         if !matches!(self.state, TlsState::Dark(_)) {
             self.state = TlsState::Dark(why);
+            self.undecrypted_bytes = self.undecrypted_bytes.saturating_add(held);
         }
     }
 
@@ -183,6 +312,7 @@ impl TlsConnection {
             self.undecrypted_bytes = self.undecrypted_bytes.saturating_add(bytes.len() as u64);
             return;
         }
+        self.now = self.now.max(ts);
         let mut framer = std::mem::take(&mut self.dir_mut(dir).framer);
         let verdict = framer.feed(bytes, &mut |rec| self.record(dir, rec, frame, ts, keylog, out));
         self.dir_mut(dir).framer = framer;
@@ -204,6 +334,7 @@ impl TlsConnection {
             TlsState::Dark(_) => {
                 self.undecrypted_bytes = self.undecrypted_bytes.saturating_add(size);
             }
+            TlsState::Waiting(_) => self.hold(dir, rec, frame, ts),
             TlsState::Hello { .. } => match rec.content_type() {
                 22 => self.clear_handshake(dir, rec.fragment, keylog),
                 // RFC 8446 §4.2.10: 0-RTT data follows the ClientHello before any ServerHello; mcptap
@@ -292,12 +423,12 @@ impl TlsConnection {
     fn start13(&mut self, params: Params, keylog: &KeyLog) {
         let secrets = match self.lookup(keylog, &params.client.random) {
             Ok(s) => s,
-            Err(why) => return self.go_dark(why),
+            Err(why) => return self.stall(why, Resume::Start13(params)),
         };
         let (Some(chs), Some(shs), Some(cap), Some(sap)) =
             (&secrets.client_handshake, &secrets.server_handshake, &secrets.client_app0, &secrets.server_app0)
         else {
-            return self.go_dark(Undecrypted::SecretsMissing);
+            return self.stall(Undecrypted::SecretsMissing, Resume::Start13(params));
         };
         let mk = |s: &[u8]| keys::tls13_traffic_keys(params.hash, s, params.aead.key_len()).and_then(|k| RecordCipher::new(params.aead, &k, Layer::Tls13));
         let (Some(c), Some(s)) = (mk(chs), mk(shs)) else {
@@ -313,10 +444,10 @@ impl TlsConnection {
         let TlsState::Tls12(p) = &self.state else { return };
         let master = match self.lookup(keylog, &p.client.random) {
             Ok(s) => s.master.clone(),
-            Err(why) => return self.go_dark(why),
+            Err(why) => return self.stall(why, Resume::Ccs12(p.clone(), dir)),
         };
         let Some(master) = master else {
-            return self.go_dark(Undecrypted::SecretsMissing);
+            return self.stall(Undecrypted::SecretsMissing, Resume::Ccs12(p.clone(), dir));
         };
         let (c, s) = keys::tls12_keys(p.hash, &master, &p.client.random, &p.server.random, p.aead.key_len(), p.aead.tls12_iv_len());
         let k = match dir {
@@ -495,6 +626,11 @@ pub struct TlsLayer {
     dark: BTreeMap<(SocketAddr, Undecrypted), Agg>,
     http2: BTreeMap<SocketAddr, Agg>,
     stats: TlsStats,
+    /// Live: see the module header.
+    key_wait: Option<Duration>,
+    /// Connections waiting for secrets, and the bytes they hold.
+    waiting: BTreeMap<ConnId, usize>,
+    held_total: usize,
 }
 
 impl TlsLayer {
@@ -505,6 +641,57 @@ impl TlsLayer {
     /// Key-log text found in the capture itself (pcapng Decryption Secrets Blocks).
     pub fn add_secrets(&mut self, text: &[u8]) {
         self.keylog.add_text(text);
+    }
+
+    /// Live capture: a connection whose secrets are not logged yet waits up to `wait` of capture time
+    /// for them instead of going dark (see the module header).
+    pub fn wait_for_keys(&mut self, wait: Duration) {
+        self.key_wait = Some(wait);
+    }
+
+    /// Some connection waits for secrets: the key log should be looked at again.
+    pub fn waiting(&self) -> bool {
+        !self.waiting.is_empty()
+    }
+
+    /// Key-log lines appended since the last look: waiting connections whose secrets are now complete
+    /// pass their held records on to `out`, in connection order.
+    pub fn add_secrets_and_resume<F: FnMut(ConnId, Delivery<'_>)>(&mut self, text: &[u8], out: &mut F) {
+        self.keylog.add_text(text);
+        let conns: Vec<ConnId> = self.waiting.keys().copied().collect();
+        for conn in conns {
+            if let Some((_, Transport::Tls(t), _)) = self.conns.get_mut(&conn) {
+                t.resume(&self.keylog, &mut |d| out(conn, d));
+            }
+            self.track_held(conn);
+        }
+    }
+
+    /// Brings `waiting` and `held_total` up to date with one connection, and enforces the total cap.
+    fn track_held(&mut self, conn: ConnId) {
+        let before = self.waiting.remove(&conn).unwrap_or(0);
+        self.held_total = self.held_total.saturating_sub(before);
+        let Some((_, Transport::Tls(t), _)) = self.conns.get_mut(&conn) else { return };
+        if !t.is_waiting() {
+            return;
+        }
+        if self.held_total.saturating_add(t.held_bytes()) > MAX_HELD_TOTAL {
+            t.give_up();
+            return;
+        }
+        self.held_total += t.held_bytes();
+        self.waiting.insert(conn, t.held_bytes());
+    }
+
+    /// One direction of a connection ended: HTTP is told next, so a connection still waiting for its
+    /// secrets gives up now rather than deliver after the end.
+    pub fn end(&mut self, conn: ConnId) {
+        if self.waiting.contains_key(&conn) {
+            if let Some((_, Transport::Tls(t), _)) = self.conns.get_mut(&conn) {
+                t.give_up();
+            }
+            self.track_held(conn);
+        }
     }
 
     pub fn stats(&self) -> TlsStats {
@@ -527,7 +714,7 @@ impl TlsLayer {
             return;
         };
         if let Transport::Undecided = transport {
-            *transport = classify(dir, bytes, frame);
+            *transport = classify(dir, bytes, frame, self.key_wait);
             if let Transport::Tls(_) = transport {
                 self.stats.connections += 1;
             }
@@ -535,7 +722,13 @@ impl TlsLayer {
         match transport {
             Transport::Undecided | Transport::Plain => out(Delivery::Data { dir, bytes, frame, ts }),
             Transport::Http2 => {}
-            Transport::Tls(t) => t.data(dir, bytes, frame, ts, &self.keylog, out),
+            Transport::Tls(t) => {
+                let was_waiting = t.is_waiting();
+                t.data(dir, bytes, frame, ts, &self.keylog, out);
+                if was_waiting || t.is_waiting() {
+                    self.track_held(conn);
+                }
+            }
         }
     }
 
@@ -544,12 +737,17 @@ impl TlsLayer {
         if let Some((_, Transport::Tls(t), _)) = self.conns.get_mut(&conn) {
             t.gap(len);
         }
+        self.end(conn);
         out(Delivery::Gap { dir, len, frame, ts });
     }
 
     /// The connection is gone: its outcome goes into the tallies.
     pub fn close(&mut self, conn: ConnId) {
-        let Some((ep, transport, ts)) = self.conns.remove(&conn) else { return };
+        self.end(conn);
+        let Some((ep, mut transport, ts)) = self.conns.remove(&conn) else { return };
+        if let Transport::Tls(t) = &mut transport {
+            t.give_up();
+        }
         match transport {
             Transport::Undecided | Transport::Plain => {}
             Transport::Http2 => {
@@ -628,16 +826,16 @@ impl TlsLayer {
 
 /// RFC 8446 §5.1 / §4.1.2: a client's TLS stream starts with a handshake record (type 22, major version 3)
 /// holding a ClientHello (type 1). A stream that starts with another TLS record was picked up midstream.
-fn classify(dir: Direction, bytes: &[u8], frame: u64) -> Transport {
+fn classify(dir: Direction, bytes: &[u8], frame: u64, key_wait: Option<Duration>) -> Transport {
     if bytes.starts_with(H2_PREFACE) {
         return Transport::Http2;
     }
     match bytes {
         [22, 3, _, _, _, 1, ..] | [22, 3] | [22, 3, _] | [22, 3, _, _] | [22, 3, _, _, _] if dir == Direction::ToServer => {
-            Transport::Tls(Box::new(TlsConnection::new(frame)))
+            Transport::Tls(Box::new(TlsConnection::new(frame, key_wait)))
         }
         [20..=23, 3, 0..=4, ..] => {
-            let mut t = TlsConnection::new(frame);
+            let mut t = TlsConnection::new(frame, key_wait);
             t.go_dark(Undecrypted::NoHandshake);
             Transport::Tls(Box::new(t))
         }
