@@ -147,9 +147,11 @@ impl Front {
         self.tls.add_secrets(text);
     }
 
-    /// Live capture: TLS connections whose secrets are not logged yet wait for them (`tls` module header).
+    /// Live capture: TLS connections whose secrets are not logged yet wait for them up to `wait` of
+    /// capture time, within the `max_tls_wait_bytes_*` limits (`tls` module header).
     pub fn wait_for_keys(&mut self, wait: Duration) {
-        self.tls.wait_for_keys(wait);
+        let (bytes_per_conn, bytes_total) = (self.limits.max_tls_wait_bytes_per_conn, self.limits.max_tls_wait_bytes_total);
+        self.tls.wait_for_keys(crate::tls::KeyWait { max: wait, bytes_per_conn, bytes_total });
     }
 
     /// Some TLS connection waits for secrets.

@@ -29,6 +29,10 @@ pub struct Limits {
     /// Incident rows kept (one per rule and session); past it, new incidents are merged into one row per
     /// rule with session `*`, so a flood of sessions each tripping a rule cannot exhaust memory.
     pub max_incidents: usize,
+    /// Live TLS: bytes of records one connection holds while its secrets are not in the key log yet.
+    pub max_tls_wait_bytes_per_conn: usize,
+    /// Live TLS: bytes held that way across all connections.
+    pub max_tls_wait_bytes_total: usize,
 }
 
 impl Default for Limits {
@@ -46,6 +50,8 @@ impl Default for Limits {
             conn_idle_secs: 300,
             session_idle_secs: 1800,
             max_incidents: 100_000,
+            max_tls_wait_bytes_per_conn: 256 << 10,
+            max_tls_wait_bytes_total: 16 << 20,
         }
     }
 }
@@ -65,6 +71,8 @@ impl Limits {
         "conn_idle_secs",
         "session_idle_secs",
         "max_incidents",
+        "max_tls_wait_bytes_per_conn",
+        "max_tls_wait_bytes_total",
     ];
 
     /// Sets one limit by name; the error names what was wrong.
@@ -87,6 +95,8 @@ impl Limits {
             "conn_idle_secs" => self.conn_idle_secs = as_i64()?,
             "session_idle_secs" => self.session_idle_secs = as_i64()?,
             "max_incidents" => self.max_incidents = as_usize()?,
+            "max_tls_wait_bytes_per_conn" => self.max_tls_wait_bytes_per_conn = as_usize()?,
+            "max_tls_wait_bytes_total" => self.max_tls_wait_bytes_total = as_usize()?,
             _ => {
                 return Err(format!(
                     "unknown limit '{name}' (known: {})",
@@ -109,6 +119,20 @@ mod tests {
             let mut l = Limits::default();
             l.set(name, "7").unwrap();
             assert_ne!(l, Limits::default(), "{name} did not change anything");
+        }
+    }
+
+    #[test]
+    fn readme_documents_every_limit_with_its_default() {
+        let readme = include_str!("../README.md");
+        let d = Limits::default();
+        for name in Limits::NAMES {
+            let mut probe = d.clone();
+            // The default as the README writes it: the value `set` would need to leave it unchanged.
+            let row = readme.lines().find(|l| l.starts_with(&format!("| {name} |"))).unwrap_or_else(|| panic!("README has no row for {name}"));
+            let value = row.split('|').nth(2).unwrap().trim();
+            probe.set(name, value).unwrap();
+            assert_eq!(probe, d, "README's default for {name} is {value}");
         }
     }
 

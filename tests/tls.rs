@@ -242,7 +242,7 @@ fn secrets_logged_after_the_handshake_still_decrypt_when_waiting_for_keys() {
         // The key log's lines grouped by client random, in the order they were logged.
         let mut groups: Vec<(String, String)> = Vec::new();
         for line in keys.lines() {
-            let Some(random) = line.split_whitespace().nth(1) else { continue };
+            let Some(random) = line.split_whitespace().nth(1).filter(|r| r.len() == 64) else { continue };
             match groups.iter_mut().find(|g| g.0 == random) {
                 Some(g) => g.1.push_str(&format!("{line}\n")),
                 None => groups.push((random.to_string(), format!("{line}\n"))),
@@ -281,6 +281,9 @@ fn secrets_logged_after_the_handshake_still_decrypt_when_waiting_for_keys() {
             "{name}: {late_tls}"
         );
         assert!(waits >= groups.len(), "{name}: only {waits} waits for {} connections' secrets", groups.len());
+        assert!(late_tls.key_waits >= groups.len() as u64, "{name}: {late_tls}");
+        assert_eq!(late_tls.key_wait_resumes, late_tls.key_waits, "{name}: {late_tls}");
+        assert_eq!(upfront_tls.key_waits, 0, "{name}: nothing waits when the secrets are there");
     }
 }
 
@@ -292,19 +295,32 @@ fn secrets_that_never_come_end_the_wait_as_undecrypted() {
     use mcptap::limits::Limits;
     use mcptap::time::Duration;
 
-    let mut a = Analyzer::new(Limits::default(), RuleSet::builtin().unwrap());
-    a.wait_for_keys(Duration::from_secs(5));
-    let mut sink = Keep::default();
-    let mut r = CaptureReader::open(&[root().join("samples/tls-13-aes128-downgrade.pcap")]).unwrap();
-    let mut waited = false;
-    while let Some(p) = r.next_packet().unwrap() {
-        waited |= a.tls_waiting();
-        a.on_packet(&p, &mut sink).unwrap();
+    // Default caps: each connection waits until its end; with a 100-byte cap, at its first large record.
+    for per_conn in [Limits::default().max_tls_wait_bytes_per_conn, 100] {
+        let mut limits = Limits::default();
+        limits.max_tls_wait_bytes_per_conn = per_conn;
+        let mut a = Analyzer::new(limits, RuleSet::builtin().unwrap());
+        a.wait_for_keys(Duration::from_secs(5));
+        let mut sink = Keep::default();
+        let mut r = CaptureReader::open(&[root().join("samples/tls-13-aes128-downgrade.pcap")]).unwrap();
+        let mut waited = false;
+        while let Some(p) = r.next_packet().unwrap() {
+            waited |= a.tls_waiting();
+            a.on_packet(&p, &mut sink).unwrap();
+        }
+        let tls = a.finish(CaptureStats::default(), &mut sink).unwrap().tls;
+        // A 100-byte cap gives up inside the packet that started the wait.
+        assert_eq!(waited, per_conn != 100);
+        assert_eq!(tls.decrypted, 0, "{tls}");
+        assert!(tls.undecrypted.get("no key log").is_some_and(|&n| n == tls.connections), "{tls}");
+        assert!(tls.undecrypted_bytes > 0 && tls.decrypted_bytes == 0, "{tls}");
+        assert_eq!((tls.key_waits, tls.key_wait_resumes), (tls.connections, 0), "{tls}");
+        if per_conn == 100 {
+            assert_eq!(tls.key_wait_cap_hits, tls.connections, "{tls}");
+        } else {
+            assert_eq!(tls.key_wait_cap_hits, 0, "{tls}");
+        }
+        assert!(tls.to_string().contains(&format!("waited for secrets {} times: 0 resumed", tls.connections)), "{tls}");
+        assert!(sink.0.iter().any(|i| i.0 == "CAPTURE-TLS-UNDECRYPTED"), "{:?}", sink.0);
     }
-    let tls = a.finish(CaptureStats::default(), &mut sink).unwrap().tls;
-    assert!(waited);
-    assert_eq!(tls.decrypted, 0, "{tls}");
-    assert!(tls.undecrypted.get("no key log").is_some_and(|&n| n == tls.connections), "{tls}");
-    assert!(tls.undecrypted_bytes > 0 && tls.decrypted_bytes == 0, "{tls}");
-    assert!(sink.0.iter().any(|i| i.0 == "CAPTURE-TLS-UNDECRYPTED"), "{:?}", sink.0);
 }

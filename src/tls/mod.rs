@@ -106,10 +106,17 @@ struct Dir {
     prot: Option<Protection>,
 }
 
-/// Records held by a connection waiting for its secrets: at most this many bytes per connection...
-const MAX_HELD_BYTES: usize = 256 * 1024;
-/// ...and this many over all connections, so traffic the key log will never cover cannot pile up.
-const MAX_HELD_TOTAL: usize = 16 * 1024 * 1024;
+/// Live: how long and how much a connection may wait for secrets not logged yet (module header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyWait {
+    /// Capture time from the step that found the secrets missing.
+    pub max: Duration,
+    /// Bytes of records held by one connection (`Limits::max_tls_wait_bytes_per_conn`)...
+    pub bytes_per_conn: usize,
+    /// ...and by all of them (`Limits::max_tls_wait_bytes_total`), so traffic the key log will never
+    /// cover cannot pile up.
+    pub bytes_total: usize,
+}
 
 /// The negotiated parameters, once the ServerHello is read.
 #[derive(Debug, Clone)]
@@ -160,7 +167,7 @@ impl Resume {
 struct Held {
     dir: Direction,
     header: [u8; 5],
-    // ALLOC: a record held for decryption, bounded by MAX_HELD_BYTES / MAX_HELD_TOTAL
+    // ALLOC: a record held for decryption, bounded by limits::max_tls_wait_bytes_per_conn and _total
     fragment: Vec<u8>,
     frame: u64,
     ts: Timestamp,
@@ -193,14 +200,18 @@ pub struct TlsConnection {
     pub http2: bool,
     /// Frame of the ClientHello.
     pub first_frame: u64,
-    /// Live: how long (capture time) to wait for secrets not yet logged; `None` goes dark at once.
-    key_wait: Option<Duration>,
+    /// Live: how long and how much to wait for secrets not yet logged; `None` goes dark at once.
+    key_wait: Option<KeyWait>,
+    /// Times this connection waited for secrets, resumed once they came, and gave up at a byte cap.
+    pub waits: u64,
+    pub resumes: u64,
+    pub wait_cap_hits: u64,
     /// Capture time of the latest bytes fed.
     now: Timestamp,
 }
 
 impl TlsConnection {
-    fn new(first_frame: u64, key_wait: Option<Duration>) -> TlsConnection {
+    fn new(first_frame: u64, key_wait: Option<KeyWait>) -> TlsConnection {
         TlsConnection {
             state: TlsState::Hello { client: None },
             to_server: Dir::default(),
@@ -215,6 +226,9 @@ impl TlsConnection {
             http2: false,
             first_frame,
             key_wait,
+            waits: 0,
+            resumes: 0,
+            wait_cap_hits: 0,
             now: Timestamp::ZERO,
         }
     }
@@ -234,6 +248,7 @@ impl TlsConnection {
     /// The secrets are missing: wait for them (live) or go dark (file).
     fn stall(&mut self, why: Undecrypted, resume: Resume) {
         if self.key_wait.is_some() && !matches!(self.state, TlsState::Dark(_)) {
+            self.waits += 1;
             self.state = TlsState::Waiting(Box::new(Waiting { resume, why, since: self.now, held: Vec::new(), bytes: 0 }));
         } else {
             self.go_dark(why);
@@ -250,10 +265,12 @@ impl TlsConnection {
 
     /// Holds a record while waiting, or gives up when the wait is over or the bytes too many.
     fn hold(&mut self, dir: Direction, rec: Record<'_>, frame: u64, ts: Timestamp) {
-        let wait = self.key_wait.unwrap_or(Duration(0));
+        let Some(kw) = self.key_wait else { return };
         let TlsState::Waiting(w) = &mut self.state else { return };
         let size = rec.fragment.len() + 5;
-        if ts.since(w.since) > wait || w.bytes.saturating_add(size) > MAX_HELD_BYTES {
+        let over_cap = w.bytes.saturating_add(size) > kw.bytes_per_conn;
+        if ts.since(w.since) > kw.max || over_cap {
+            self.wait_cap_hits += u64::from(over_cap);
             self.give_up();
             self.undecrypted_bytes = self.undecrypted_bytes.saturating_add(size as u64);
             return;
@@ -271,6 +288,7 @@ impl TlsConnection {
         }
         let TlsState::Waiting(w) = std::mem::replace(&mut self.state, TlsState::Hello { client: None }) else { return };
         let Waiting { resume, held, .. } = *w;
+        self.resumes += 1;
         match resume {
             Resume::Start13(params) => self.start13(params, keylog),
             Resume::Ccs12(params, dir) => {
@@ -590,6 +608,11 @@ pub struct TlsStats {
     pub http2_connections: u64,
     pub keylog_secrets: u64,
     pub keylog_malformed: u64,
+    /// Live: times a connection waited for secrets not logged yet, resumed when they came, and gave up
+    /// at a byte cap (the rest gave up at the time limit or the connection's end).
+    pub key_waits: u64,
+    pub key_wait_resumes: u64,
+    pub key_wait_cap_hits: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -627,7 +650,7 @@ pub struct TlsLayer {
     http2: BTreeMap<SocketAddr, Agg>,
     stats: TlsStats,
     /// Live: see the module header.
-    key_wait: Option<Duration>,
+    key_wait: Option<KeyWait>,
     /// Connections waiting for secrets, and the bytes they hold.
     waiting: BTreeMap<ConnId, usize>,
     held_total: usize,
@@ -643,9 +666,9 @@ impl TlsLayer {
         self.keylog.add_text(text);
     }
 
-    /// Live capture: a connection whose secrets are not logged yet waits up to `wait` of capture time
-    /// for them instead of going dark (see the module header).
-    pub fn wait_for_keys(&mut self, wait: Duration) {
+    /// Live capture: a connection whose secrets are not logged yet waits for them, within `wait`, instead
+    /// of going dark (see the module header).
+    pub fn wait_for_keys(&mut self, wait: KeyWait) {
         self.key_wait = Some(wait);
     }
 
@@ -675,7 +698,8 @@ impl TlsLayer {
         if !t.is_waiting() {
             return;
         }
-        if self.held_total.saturating_add(t.held_bytes()) > MAX_HELD_TOTAL {
+        if self.key_wait.is_some_and(|kw| self.held_total.saturating_add(t.held_bytes()) > kw.bytes_total) {
+            t.wait_cap_hits += 1;
             t.give_up();
             return;
         }
@@ -758,6 +782,9 @@ impl TlsLayer {
                 self.stats.decrypted_bytes += t.decrypted_bytes;
                 self.stats.undecrypted_bytes += t.undecrypted_bytes;
                 self.stats.early_data_bytes += t.early_data_bytes;
+                self.stats.key_waits += t.waits;
+                self.stats.key_wait_resumes += t.resumes;
+                self.stats.key_wait_cap_hits += t.wait_cap_hits;
                 // A handshake that never finished (no ServerHello) has nothing to decrypt and nothing dark.
                 let dark = match &t.state {
                     TlsState::Dark(why) => Some(*why),
@@ -826,7 +853,7 @@ impl TlsLayer {
 
 /// RFC 8446 §5.1 / §4.1.2: a client's TLS stream starts with a handshake record (type 22, major version 3)
 /// holding a ClientHello (type 1). A stream that starts with another TLS record was picked up midstream.
-fn classify(dir: Direction, bytes: &[u8], frame: u64, key_wait: Option<Duration>) -> Transport {
+fn classify(dir: Direction, bytes: &[u8], frame: u64, key_wait: Option<KeyWait>) -> Transport {
     if bytes.starts_with(H2_PREFACE) {
         return Transport::Http2;
     }
@@ -863,6 +890,17 @@ impl fmt::Display for TlsStats {
         if self.http2_connections > 0 {
             write!(f, ", {} HTTP/2 connections not analysed", self.http2_connections)?;
         }
-        write!(f, "; key log: {} secrets, {} malformed lines", self.keylog_secrets, self.keylog_malformed)
+        write!(f, "; key log: {} secrets, {} malformed lines", self.keylog_secrets, self.keylog_malformed)?;
+        if self.key_waits > 0 {
+            write!(
+                f,
+                "; waited for secrets {} times: {} resumed, {} gave up ({} at a byte cap)",
+                self.key_waits,
+                self.key_wait_resumes,
+                self.key_waits.saturating_sub(self.key_wait_resumes),
+                self.key_wait_cap_hits
+            )?;
+        }
+        Ok(())
     }
 }
