@@ -297,8 +297,7 @@ fn secrets_that_never_come_end_the_wait_as_undecrypted() {
 
     // Default caps: each connection waits until its end; with a 100-byte cap, at its first large record.
     for per_conn in [Limits::default().max_tls_wait_bytes_per_conn, 100] {
-        let mut limits = Limits::default();
-        limits.max_tls_wait_bytes_per_conn = per_conn;
+        let limits = Limits { max_tls_wait_bytes_per_conn: per_conn, ..Limits::default() };
         let mut a = Analyzer::new(limits, RuleSet::builtin().unwrap());
         a.wait_for_keys(Duration::from_secs(5));
         let mut sink = Keep::default();
