@@ -147,11 +147,15 @@ impl Front {
         self.tls.add_secrets(text);
     }
 
-    /// Live capture: TLS connections whose secrets are not logged yet wait for them up to `wait` of
-    /// capture time, within the `max_tls_wait_bytes_*` limits (`tls` module header).
-    pub fn wait_for_keys(&mut self, wait: Duration) {
-        let (bytes_per_conn, bytes_total) = (self.limits.max_tls_wait_bytes_per_conn, self.limits.max_tls_wait_bytes_total);
-        self.tls.wait_for_keys(crate::tls::KeyWait { max: wait, bytes_per_conn, bytes_total });
+    /// Live capture: TLS connections whose secrets are not logged yet wait for them, within the limits
+    /// `tls_key_wait_secs` and `max_tls_wait_bytes_*` (`tls` module header).
+    pub fn wait_for_keys(&mut self) {
+        let l = &self.limits;
+        self.tls.wait_for_keys(crate::tls::KeyWait {
+            max: Duration::from_secs(l.tls_key_wait_secs),
+            bytes_per_conn: l.max_tls_wait_bytes_per_conn,
+            bytes_total: l.max_tls_wait_bytes_total,
+        });
     }
 
     /// Some TLS connection waits for secrets.
@@ -325,8 +329,8 @@ impl Analyzer {
     }
 
     /// See [`Front::wait_for_keys`].
-    pub fn wait_for_keys(&mut self, wait: Duration) {
-        self.front.wait_for_keys(wait);
+    pub fn wait_for_keys(&mut self) {
+        self.front.wait_for_keys();
     }
 
     /// See [`Front::tls_waiting`].

@@ -33,6 +33,8 @@ pub struct Limits {
     pub max_tls_wait_bytes_per_conn: usize,
     /// Live TLS: bytes held that way across all connections.
     pub max_tls_wait_bytes_total: usize,
+    /// Live TLS: capture time (seconds) a connection waits for its secrets to be logged.
+    pub tls_key_wait_secs: i64,
 }
 
 impl Default for Limits {
@@ -52,6 +54,7 @@ impl Default for Limits {
             max_incidents: 100_000,
             max_tls_wait_bytes_per_conn: 256 << 10,
             max_tls_wait_bytes_total: 16 << 20,
+            tls_key_wait_secs: 5,
         }
     }
 }
@@ -73,6 +76,7 @@ impl Limits {
         "max_incidents",
         "max_tls_wait_bytes_per_conn",
         "max_tls_wait_bytes_total",
+        "tls_key_wait_secs",
     ];
 
     /// Sets one limit by name; the error names what was wrong.
@@ -97,6 +101,7 @@ impl Limits {
             "max_incidents" => self.max_incidents = as_usize()?,
             "max_tls_wait_bytes_per_conn" => self.max_tls_wait_bytes_per_conn = as_usize()?,
             "max_tls_wait_bytes_total" => self.max_tls_wait_bytes_total = as_usize()?,
+            "tls_key_wait_secs" => self.tls_key_wait_secs = as_i64()?,
             _ => {
                 return Err(format!(
                     "unknown limit '{name}' (known: {})",

@@ -233,7 +233,6 @@ fn secrets_logged_after_the_handshake_still_decrypt_when_waiting_for_keys() {
     use mcptap::capture::{CaptureReader, CaptureStats};
     use mcptap::detect::RuleSet;
     use mcptap::limits::Limits;
-    use mcptap::time::Duration;
     use mcptap::tls::keylog::KeyLog;
 
     for name in ["tls-13-aes128-downgrade", "tls-12-aes128-downgrade", "tls-13-keyupdate", "tls-12-ts-downgrade"] {
@@ -251,7 +250,7 @@ fn secrets_logged_after_the_handshake_still_decrypt_when_waiting_for_keys() {
         let run = |late: bool| {
             let mut a = Analyzer::new(Limits::default(), RuleSet::builtin().unwrap());
             if late {
-                a.wait_for_keys(Duration::from_secs(5));
+                a.wait_for_keys();
             } else {
                 let mut log = KeyLog::new();
                 log.add_text(keys.as_bytes());
@@ -293,13 +292,12 @@ fn secrets_that_never_come_end_the_wait_as_undecrypted() {
     use mcptap::capture::{CaptureReader, CaptureStats};
     use mcptap::detect::RuleSet;
     use mcptap::limits::Limits;
-    use mcptap::time::Duration;
 
     // Default caps: each connection waits until its end; with a 100-byte cap, at its first large record.
     for per_conn in [Limits::default().max_tls_wait_bytes_per_conn, 100] {
         let limits = Limits { max_tls_wait_bytes_per_conn: per_conn, ..Limits::default() };
         let mut a = Analyzer::new(limits, RuleSet::builtin().unwrap());
-        a.wait_for_keys(Duration::from_secs(5));
+        a.wait_for_keys();
         let mut sink = Keep::default();
         let mut r = CaptureReader::open(&[root().join("samples/tls-13-aes128-downgrade.pcap")]).unwrap();
         let mut waited = false;

@@ -53,9 +53,6 @@ const CLOCK_TICK: WallDuration = WallDuration::from_secs(1);
 const DRAIN_QUIET: WallDuration = WallDuration::from_millis(50);
 /// ...or for at most this long (a busy link never goes quiet).
 const DRAIN_MAX: WallDuration = WallDuration::from_secs(2);
-/// How long (capture time) a TLS connection waits for its secrets to appear in a `--keylog` file before it
-/// is reported undecrypted. Clients log them within a round trip of the packets that need them.
-const KEY_WAIT: Duration = Duration::from_secs(5);
 /// How often the key logs are looked at while a connection waits and no packet arrives.
 const KEY_TICK: WallDuration = WallDuration::from_millis(50);
 
@@ -249,7 +246,7 @@ pub fn run(config: Config) -> Result<(), LiveError> {
     analyzer.set_keylog(config.keylog);
     let keys = KeyLogTail::new(config.keylog_files);
     if !keys.is_empty() {
-        analyzer.wait_for_keys(KEY_WAIT);
+        analyzer.wait_for_keys();
     }
     if let Some(p) = &config.http_log {
         let f = std::fs::File::create(p).map_err(|e| LiveError::Output { path: p.display().to_string(), source: e })?;
