@@ -21,10 +21,6 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-GEN="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-OUT="$(cd "$GEN/.." && pwd)"          # samples/
-PY="$GEN/.venv/bin/python"
-TS="$GEN/ts"
 NS_C=mcptap-imp-c NS_R=mcptap-imp-r NS_S=mcptap-imp-s
 CLIENT_IP=10.77.0.1 SERVER_IP=10.77.0.2
 HOST=$SERVER_IP PROBE_NS=$NS_C  # lib.sh: wait_port probes the server from the client namespace

@@ -10,10 +10,6 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-GEN="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-OUT="$(cd "$GEN/.." && pwd)"          # samples/
-PY="$GEN/.venv/bin/python"
-TS="$GEN/ts"
 HOST=127.0.0.1
 
 # ---------------------------------------------------------------- setup (as capture_all.sh)

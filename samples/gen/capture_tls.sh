@@ -12,10 +12,6 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-GEN="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-OUT="$(cd "$GEN/.." && pwd)"
-PY="$GEN/.venv/bin/python"
-TS="$GEN/ts"
 HOST=127.0.0.1
 [ -x "$PY" ] || { echo "run capture_all.sh once first (it creates $GEN/.venv)" >&2; exit 1; }
 for tool in tcpdump openssl editcap; do

@@ -1,6 +1,12 @@
 # Helpers shared by the capture scripts (sourced, not run). The caller sets HOST (the server's address) and,
 # to probe from inside a network namespace, PROBE_NS.
 
+# Where things are: this folder, the samples folder the captures go to, and the pinned SDKs.
+GEN="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+OUT="$(cd "$GEN/.." && pwd)"          # samples/
+PY="$GEN/.venv/bin/python"
+TS="$GEN/ts"
+
 # wait_port PORT: wait (max 30 s) until HOST:PORT accepts connections, so the capture starts with the server
 # up and holds no connection-refused noise.
 wait_port() {

@@ -767,11 +767,9 @@ impl TlsLayer {
 
     /// The connection is gone: its outcome goes into the tallies.
     pub fn close(&mut self, conn: ConnId) {
+        // A connection still waiting for secrets gives up first, so it is tallied as undecrypted.
         self.end(conn);
-        let Some((ep, mut transport, ts)) = self.conns.remove(&conn) else { return };
-        if let Transport::Tls(t) = &mut transport {
-            t.give_up();
-        }
+        let Some((ep, transport, ts)) = self.conns.remove(&conn) else { return };
         match transport {
             Transport::Undecided | Transport::Plain => {}
             Transport::Http2 => {
