@@ -32,7 +32,8 @@ Server:
       endpoint-event            write an HTTP+SSE `event: endpoint` into the standalone GET stream
       body-limit:BYTES          answer POST bodies larger than BYTES with an nginx-like 413 HTML page
       fail-calls:K=S,...        answer the K-th tools/call POST of a session with status S (502/503/504, HTML body)
-      rewrite-version:FROM=TO   rewrite protocolVersion FROM -> TO in the initialize result
+      rewrite-version:FROM=TO[@N]  rewrite protocolVersion FROM -> TO in the initialize result (with @N: only from
+                                the N-th initialize of the server process on; the earlier ones pass unchanged)
       mint-session              add an Mcp-Session-Id header to every response (even 2026-07-28 ones)
       buffer:TOOL               a buffering proxy: hold the SSE body of tools/call(TOOL) until its response, then
                                 flush it in one write, and drop X-Accel-Buffering
@@ -41,9 +42,9 @@ Server:
 Client:
     python incident_sample.py client --url URL --scenario NAME      (bounded: fixed calls, --timeout guard)
 
-    scenarios: basic, stream-lost, polling, stalled, steps, resume, unknown-cursor, missing-cursor, stale-giveup,
-    stale-reinit, stale-retry, big-echo, retry-5xx, header-mismatch, method-mismatch, modern, modern-mixed,
-    buffered
+    scenarios: basic, basic-twice, stream-lost, polling, stalled, steps, resume, unknown-cursor, missing-cursor,
+    stale-giveup, stale-reinit, stale-retry, big-echo, retry-5xx, header-mismatch, method-mismatch, modern,
+    modern-mixed, buffered
 """
 
 from __future__ import annotations
@@ -535,7 +536,16 @@ class FailCalls(Gateway):
 
 
 class RewriteVersion(Gateway):
-    """rewrite-version:FROM=TO - rewrite "protocolVersion":"FROM" to TO in the reply to initialize."""
+    """rewrite-version:FROM=TO[@N] - rewrite "protocolVersion":"FROM" to TO in the reply to initialize; with @N
+    only from the N-th initialize this server process sees on (the earlier ones pass unchanged), like a stale
+    replica or a rewriting gateway that only some requests reach."""
+
+    def __init__(self, app, arg):
+        super().__init__(app, arg)
+        spec, _, start = arg.partition("@")
+        self.old, self.new = (f'"protocolVersion":"{v}"'.encode() for v in spec.split("="))
+        self.start = int(start) if start else 1
+        self.seen = 0  # initialize requests so far (all sessions)
 
     async def http(self, scope, receive, send):
         if scope["method"] != "POST":
@@ -544,7 +554,10 @@ class RewriteVersion(Gateway):
         rpc = rpc_of(body)
         if not rpc or rpc.get("method") != "initialize":
             return await self.app(scope, receive, send)
-        old, new = (f'"protocolVersion":"{v}"'.encode() for v in self.arg.split("="))
+        self.seen += 1
+        if self.seen < self.start:
+            return await self.app(scope, receive, send)
+        old, new = self.old, self.new
 
         async def wrapped(msg):
             if msg["type"] == "http.response.start":
@@ -685,6 +698,14 @@ async def run_client(args) -> None:
         async with Client(url, mode="legacy") as c:
             log("negotiated", c.protocol_version)
             await basic_calls(c)
+
+    elif sc == "basic-twice":  # the basic session, then the application creates a new Client: a 2nd session
+        for n in (1, 2):
+            async with Client(url, mode="legacy") as c:
+                log(f"session {n} negotiated", c.protocol_version)
+                await basic_calls(c)
+            if n == 1:
+                await asyncio.sleep(0.2)
 
     elif sc == "stream-lost":  # the 'work' reply is cut by the gateway; the app goes on
         async with Client(url, mode="legacy") as c:
