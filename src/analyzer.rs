@@ -251,7 +251,7 @@ pub struct Back {
 
 impl Back {
     pub fn new(limits: &Limits, rules: RuleSet) -> Back {
-        Back { mcp: McpTracker::new(limits), rules, incidents: Incidents::with_cap(limits.max_incidents), rule_eval_errors: 0 }
+        Back { mcp: McpTracker::new(limits, rules.checkpoints()), rules, incidents: Incidents::with_cap(limits.max_incidents), rule_eval_errors: 0 }
     }
 
     pub fn incidents(&self) -> &Incidents {

@@ -198,6 +198,12 @@ facts! {
         ids: Int,
         /// The stream was judged at its end rather than at the reply.
         judged_at_end: Bool,
+        /// JSON-RPC requests and notifications the server sent on this stream before the reply
+        /// (progress, logging, sampling): more than 0 is per-request streaming (docs/incidents.md, Vocabulary).
+        server_messages: Int,
+        /// The stream carried nothing but its reply (priming events and comments aside): the server
+        /// streamed with nothing to stream.
+        single_message: Bool,
         /// `Server` header (and `Via`, after `|`) of the previous response and this one.
         server_before: Str,
         server_now: Str,
@@ -232,14 +238,17 @@ facts! {
         retry_seen: Bool,
         /// The response had `X-Accel-Buffering: no`.
         x_accel_no: Bool,
+        /// The connection lost bytes to a capture gap before the stream ended: what is missing may be the
+        /// capture's loss, not the peer's (reported by CAPTURE-GAPS).
+        capture_loss: Bool,
         /// Events that arrived within 100 ms after the longest silence before an event (a flushed buffer).
         burst_events: Int,
         /// That silence, milliseconds.
         burst_silence_ms: Int,
     }
 
-    /// A JSON-RPC request still without a response, reported at fixed ages (5, 10, 15, 30, 45, 60, 90,
-    /// 120, 180, 300, 600 s of capture time) while its stream or connection is open.
+    /// A JSON-RPC request still without a response, reported at the ages the rules on this fact name as
+    /// their `timer` parameter (seconds of capture time) while its stream or connection is open.
     RequestWaiting "request_waiting" {
         method: Str,
         /// The JSON-RPC id as written (`7`, `"a"`).
@@ -276,12 +285,16 @@ facts! {
         reconnect: Bool,
     }
 
-    /// The same JSON-RPC response id was delivered twice in a session.
+    /// A JSON-RPC response id was delivered again after an earlier delivery of the same id in the session
+    /// (or stateless exchange key).
     DuplicateResponse "duplicate_response" {
         id: Str,
         /// Both deliveries on one stream.
         same_stream: Bool,
         first_frame: Int,
+        /// A request with this id was outstanding (sent and not yet answered) when this reply arrived: the
+        /// id was reused by a new request, which JSON-RPC allows once the earlier one is answered.
+        outstanding: Bool,
     }
 
     /// An HTTP response with status >= 400 to a request of an MCP session or on an MCP endpoint.
@@ -341,17 +354,29 @@ facts! {
         path: Str,
     }
 
-    /// A GET on a path that carries JSON-RPC POSTs was answered.
+    /// A GET on a path that carries JSON-RPC POSTs was answered (judged when its body is complete).
     GetResponse "get_response" {
         status: Int,
         content_type: Str,
         has_session_id: Bool,
+        /// The server no longer knows the GET's session: the body says so, or a POST of the session was
+        /// answered 404 (the specification's answer to an unknown session is 404).
+        session_unknown: Bool,
+        /// The body: `jsonrpc`, `json`, `html`, `text`, `empty`, or `stream` for an SSE response.
+        body: Str,
+        /// Error message or first body line (120 characters), or `""`.
+        message: Str,
     }
 
-    /// The `initialize` exchange completed.
+    /// The `initialize` exchange completed. Protocol versions are dates, so string order is version order.
     Initialize "initialize" {
         requested: Str,
         negotiated: Str,
+        /// The newest version this server address answered, earlier in the capture, to a client that
+        /// asked for `requested` or newer; `""` if none.
+        server_best: Str,
+        /// The version this client address last negotiated with this server endpoint before; `""` if none.
+        client_previous: Str,
     }
 
     /// Request headers disagree with the session or the body (2025-06-18 `MCP-Protocol-Version`;
@@ -364,30 +389,46 @@ facts! {
         rpc_method: Str,
     }
 
-    /// A response of a 2026-07-28 (stateless) exchange carried an `Mcp-Session-Id`.
+    /// A request that declares 2026-07-28 (`MCP-Protocol-Version`, `_meta` version, `server/discover`)
+    /// carried an `Mcp-Session-Id`, or its response minted one. The session's era (context) says whether
+    /// an `initialize` handshake made it a 2025 session after all.
     StatelessSession "stateless_session" {
         /// `minted` (on a response) or `echoed` (the client sent one back).
         how: Str,
+        /// The session had an `initialize` handshake in the capture.
+        handshake: Bool,
     }
 
-    /// After a 404 for a session id: a request that reuses the dead id (`trigger` = `reuse`), or a check at
-    /// fixed ages (10, 30, 60, 120, 300 s of capture time) while the client still talks to the server
-    /// (`trigger` = `wait`).
+    /// After a POST was answered 404 for its session id: a request that reuses the dead id (`trigger` =
+    /// `reuse`), or a check at the ages the rules on this fact name as their `timer` parameter while the
+    /// client still talks to the server (`trigger` = `wait`).
     StaleSession "stale_session" {
         trigger: Str,
         /// HTTP and JSON-RPC method of the reusing request (`""` for `wait`).
         http_method: Str,
         rpc_method: Str,
+        /// From the 404 to this request (or check), ms; negative for a request sent before the 404 arrived.
         since_404_ms: Int,
+        /// The reusing request was sent before the 404 arrived (already on its way: not a retry).
+        sent_before_404: Bool,
+        /// POSTs with the dead id sent after the 404 arrived, this one included.
+        reuses: Int,
         /// An `initialize` from the same client to the same server followed the 404.
         reinitialized: Bool,
     }
 
-    /// The session id a client uses toward a server endpoint changed.
+    /// A session id changed: the server answered a request of session `old_id` with `new_id` outside
+    /// `initialize` (`how` = `response`), or a client moved from `old_id` to a session id the capture had
+    /// not seen before (`how` = `request`).
     SessionChange "session_change" {
+        how: Str,
         old_id: Str,
         new_id: Str,
-        initialize_between: Bool,
+        /// An `initialize` result in the capture minted `new_id` / `old_id`.
+        new_id_minted: Bool,
+        old_id_minted: Bool,
+        /// The capture saw an `initialize` of this client address toward this server.
+        client_initialized: Bool,
     }
 
     /// Bytes of a session's streams were lost to capture gaps (coverage notice; one per server).
@@ -415,6 +456,16 @@ facts! {
         connections: Int,
         sni: Str,
     }
+}
+
+/// When the timed facts are due: the ages (seconds of capture time) that the loaded rules name as their
+/// `timer` parameter, so a rule fires at its parameter's value, whatever it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Checkpoints {
+    /// `request_waiting`: ages of an unanswered request.
+    pub request_waiting: Vec<i64>,
+    /// `stale_session` (trigger `wait`): ages after a 404 without a re-initialize.
+    pub stale_session: Vec<i64>,
 }
 
 /// A fact with its context.

@@ -307,11 +307,12 @@ fn many_session_ids_hit_the_session_cap() {
             body.len()
         );
         c.client(&mut w, clock.at(i), req.as_bytes());
-        let resp = format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{reply}", reply.len());
+        let resp = format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: r{i:08}\r\nContent-Length: {}\r\n\r\n{reply}", reply.len());
         c.server(&mut w, clock.at(i), resp.as_bytes());
     }
     drop(w);
-    // Every hostile request rotates its connection's session id (MCP-SESSION-ROTATION per session): the
+    // Every hostile reply answers the request's session id with another one (a server-side
+    // MCP-SESSION-ROTATION per session; many ids on one connection alone is pooling, not an incident): the
     // incident cap merges the rows past 10000 into one.
     let (s, rss) = analyze("many_sessions", &f, &["max_sessions=10000", "max_incidents=10000"]);
     assert!(count_before(&s, "sessions evicted at the session cap") > 0, "{s}");

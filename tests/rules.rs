@@ -74,3 +74,40 @@ fn docs_cover_every_rule_fact_and_field() {
         }
     }
 }
+
+/// Every built-in rule file: its TOML table.
+fn rule_files() -> Vec<(String, toml::Table)> {
+    let mut v: Vec<(String, toml::Table)> = std::fs::read_dir(root().join("rules"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap().parse::<toml::Table>().unwrap()))
+        .collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v
+}
+
+#[test]
+fn no_builtin_rule_is_a_label_decided_in_code() {
+    // INCIDENTS.md: "a rule whose condition is `true` and whose verdict was made in Rust is a label".
+    for (name, t) in rule_files() {
+        let cond = t["condition"].as_str().unwrap().trim();
+        assert!(!matches!(cond, "true" | "(true)" | "!false"), "{name}: condition '{cond}' decides nothing");
+    }
+}
+
+#[test]
+fn every_rule_references_its_section_of_the_incident_reference() {
+    let doc = std::fs::read_to_string(root().join("docs/incidents.md")).unwrap();
+    for (name, t) in rule_files() {
+        let id = t["id"].as_str().unwrap();
+        let refs: Vec<&str> = t["references"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+        let want = format!("docs/incidents.md#{}", id.to_ascii_lowercase());
+        assert_eq!(refs.first().copied(), Some(want.as_str()), "{name}: first reference");
+        assert!(doc.lines().any(|l| l == format!("## {id}")), "docs/incidents.md has no section '## {id}'");
+        for r in &refs {
+            // Only this repository's documents or the specification and public threads: not a file users do not have.
+            assert!(!r.starts_with("INCIDENTS.md") && !r.contains("shared/"), "{name}: reference '{r}' points outside the repository");
+        }
+    }
+}

@@ -12,6 +12,8 @@ mod e2e;
 mod cli;
 // The incident catalogue: expectations per sample, and every rule proven by a sample.
 mod rules;
+// Real traffic of other implementations (conformance suite, third-party SDKs, gateways) against its labels.
+mod ecosystem;
 // Reports people act on: JSON lines, Wireshark filters, session inventory, timeline, CI gate.
 mod reports;
 // The HTML report in headless Chromium (skipped when Chromium is not installed).

@@ -107,6 +107,21 @@ impl RuleSet {
         &self.rules
     }
 
+    /// When the timed facts are due: the values of the enabled rules' `timer` params, per fact kind.
+    pub fn checkpoints(&self) -> crate::facts::Checkpoints {
+        let secs = |kind: &str| -> Vec<i64> {
+            self.rules
+                .iter()
+                .filter(|r| r.enabled && r.fact == kind)
+                .filter_map(|r| match r.timer.as_ref().and_then(|t| r.params.get(t)) {
+                    Some(rule::Param::Int(n)) => Some(*n),
+                    _ => None,
+                })
+                .collect()
+        };
+        crate::facts::Checkpoints { request_waiting: secs("request_waiting"), stale_session: secs("stale_session") }
+    }
+
     /// Rules of the fact's kind whose condition holds. Evaluation errors are returned with the rule.
     pub fn evaluate<'s>(&'s self, fact: &Fact, mut on_error: impl FnMut(&'s Rule, String)) -> Vec<&'s Rule> {
         let Some(idx) = self.by_kind.get(fact.kind.name()) else { return Vec::new() };

@@ -69,11 +69,19 @@ pub struct RuleFile {
     pub references: Vec<String>,
     #[serde(default)]
     pub params: BTreeMap<String, Param>,
+    /// For a fact that the classifier emits on a clock (`request_waiting`, `stale_session`): the integer
+    /// param whose value, in seconds of capture time, is an age at which the fact is emitted, so the
+    /// rule fires at that value whatever it is.
+    #[serde(default)]
+    pub timer: Option<String>,
     #[serde(default = "yes")]
     pub enabled: bool,
     #[serde(default)]
     pub suppress: Suppress,
 }
+
+/// Fact kinds emitted on a clock, whose rules name their `timer` param.
+pub const TIMED_FACTS: &[&str] = &["request_waiting", "stale_session"];
 
 /// How repeated firings are grouped into rows (noise control, as Suricata's per-flow event rules and
 /// Zeek's notice suppression do).
@@ -139,6 +147,8 @@ pub struct Rule {
     pub action: String,
     pub references: Vec<String>,
     pub params: BTreeMap<String, Param>,
+    /// The param that sets when the classifier emits this rule's (timed) fact.
+    pub timer: Option<String>,
     pub enabled: bool,
     pub suppress: Suppress,
     /// Where the rule came from (`rules/x.toml` for built-ins, the path for `--rules DIR` files).
@@ -192,6 +202,13 @@ impl Rule {
                     message: format!("param '{name}' is not a param of this rule, or changes its type"),
                 });
             }
+            if self.timer.as_deref() == Some(name.as_str()) && !matches!(value, Param::Int(n) if *n > 0) {
+                return Err(RuleError {
+                    source_name: source_name.to_string(),
+                    id: self.id.clone(),
+                    message: format!("param '{name}' is the rule's timer: it must be an integer above 0 (seconds)"),
+                });
+            }
         }
         if let Some(s) = patch.severity {
             self.severity = s;
@@ -221,6 +238,14 @@ impl Rule {
         for name in file.params.keys() {
             if schema.iter().any(|(f, _)| f == name) {
                 return Err(err(&id, format!("param '{name}' shadows a field of fact '{}'", file.fact)));
+            }
+        }
+        if let Some(t) = &file.timer {
+            if !TIMED_FACTS.contains(&file.fact.as_str()) {
+                return Err(err(&id, format!("timer '{t}' on fact '{}', which is not emitted on a clock (timed facts: {})", file.fact, TIMED_FACTS.join(", "))));
+            }
+            if !matches!(file.params.get(t), Some(Param::Int(n)) if *n > 0) {
+                return Err(err(&id, format!("timer '{t}' must name an integer param above 0 (seconds of capture time)")));
             }
         }
         let program = Program::compile(&file.condition)
@@ -255,6 +280,7 @@ impl Rule {
             action: file.action,
             references: file.references,
             params: file.params,
+            timer: file.timer,
             enabled: file.enabled,
             suppress: file.suppress,
             source: source_name.to_string(),

@@ -152,30 +152,179 @@ impl McpTracker {
         let cap_answered = self.limits.max_pending_per_session.saturating_mul(4);
         let mut answered_here = false;
         for m in &payload.messages {
+            if m.method().is_some() && !st.pending.is_empty() {
+                // A server request or notification before the reply: per-request streaming.
+                st.server_messages += 1;
+            }
             let Some(id) = m.reply_id() else { continue };
             let owed = st.answer(id);
             answered_here |= owed;
+            st.replied |= owed;
             if let Some(i) = s.legacy_pending.iter().position(|p| p == id) {
                 s.legacy_pending.swap_remove(i);
             }
-            reply_delivered(s, m, Delivered { frame, stream: st.uid, head_frame: resp.frame }, &mut resp.init_requested, cap_answered, (client, &get_path, ts), out);
+            reply_delivered(s, &mut self.versions, m, Delivered { frame, stream: st.uid, head_frame: resp.frame }, &mut resp.init_requested, cap_answered, (client, &get_path, ts), out);
         }
         if answered_here {
             if let Some(p) = resp.shift.take() {
-                out(judge(p, st, frame, false));
+                out(judge(s, p, st, frame, false));
             }
         }
     }
 }
 
-/// Completes a pending shift with the stream's cursor state at the judging moment.
-pub(super) fn judge(mut p: PendingShift, st: &StreamTrack, frame: u64, at_end: bool) -> Fact {
+/// Completes a pending shift with the stream's state at the judging moment. A per-request streaming reply
+/// says nothing of the session's transport: the session's previous POST reply stays the one the next
+/// reply is compared with, so a later single-message SSE reply after JSON replies is still judged.
+pub(super) fn judge(s: &mut Session, mut p: PendingShift, st: &StreamTrack, frame: u64, at_end: bool) -> Fact {
     p.fact.cursor = st.cursor.as_str().to_string();
     p.fact.events = st.events as i64;
     p.fact.ids = st.ids as i64;
     p.fact.judged_at_end = at_end;
+    p.fact.server_messages = st.server_messages as i64;
+    p.fact.single_message = st.server_messages == 0 && st.replied;
+    if st.server_messages > 0 && s.last_post.as_ref().is_some_and(|l| l.frame == p.fact.frame as u64) {
+        s.last_post = Some(p.prev.clone());
+    }
     if !p.ctx.frames.contains(&frame) {
         p.ctx.frames.push(frame);
     }
     Fact { ctx: p.ctx, kind: FactKind::ResponseShift(p.fact) }
+}
+
+#[cfg(test)]
+mod tests {
+    //! SSE events through the harness: the headline downgrade against per-request streaming, and the
+    //! event-id rules (reuse, regression, resumption).
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use crate::facts::FactKind;
+    use crate::http::MessageEnd;
+    use crate::mcp::harness::*;
+
+    const SID: &str = "Mcp-Session-Id: aaaa";
+    const V25: &str = "MCP-Protocol-Version: 2025-11-25";
+
+    /// A session with `json` JSON replies to tool calls; returns its connection.
+    fn json_session(h: &mut Harness, json: i64) -> crate::reassembly::ConnId {
+        let c = h.connect("10.0.0.1:40000");
+        handshake(h, c, "2025-11-25", "2025-11-25", "aaaa");
+        for id in 1..=json {
+            let tx = h.post(c, &[SID, V25], &tool_call(id));
+            h.json(c, tx, &[], &tool_result(id));
+        }
+        c
+    }
+
+    /// An SSE reply to a tool call: optional progress first, events with `ids`, then the result.
+    fn sse_reply(h: &mut Harness, c: crate::reassembly::ConnId, id: i64, progress: bool, ids: &[&str]) {
+        let tx = h.post(c, &[SID, V25], &tool_call(id));
+        h.sse(c, tx, &[]);
+        let mut ids = ids.iter();
+        if progress {
+            h.event(c, tx, ids.next().copied(), &progress_note());
+        }
+        h.event(c, tx, ids.next().copied(), &tool_result(id));
+        h.end(c, tx, MessageEnd::Complete);
+    }
+
+    fn progress_note() -> String {
+        progress()
+    }
+
+    #[test]
+    fn single_message_sse_without_ids_after_json_is_the_downgrade() {
+        let mut h = Harness::new();
+        let c = json_session(&mut h, 3);
+        sse_reply(&mut h, c, 4, false, &[]);
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-SSE-DOWNGRADE"]);
+    }
+
+    #[test]
+    fn per_request_streaming_after_json_is_a_shift_not_a_downgrade() {
+        let mut h = Harness::new();
+        let c = json_session(&mut h, 3);
+        sse_reply(&mut h, c, 4, true, &[]);
+        let tx = h.post(c, &[SID, V25], &tool_call(5));
+        h.json(c, tx, &[], &tool_result(5));
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
+        assert_eq!(h.fired(), vec!["MCP-SSE-SHIFT"]);
+        let shift = h.facts_of("response_shift");
+        assert!(matches!(&shift[0].kind, FactKind::ResponseShift(s) if s.server_messages == 1 && !s.single_message));
+    }
+
+    #[test]
+    fn single_message_sse_after_per_request_streaming_is_still_the_downgrade() {
+        let mut h = Harness::new();
+        let c = json_session(&mut h, 2);
+        sse_reply(&mut h, c, 3, true, &[]);
+        sse_reply(&mut h, c, 4, false, &[]);
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-SSE-DOWNGRADE"]);
+    }
+
+    #[test]
+    fn sse_with_a_usable_cursor_after_json_is_a_shift() {
+        let mut h = Harness::new();
+        let c = json_session(&mut h, 3);
+        sse_reply(&mut h, c, 4, false, &["10"]);
+        sse_reply(&mut h, c, 5, false, &["11"]);
+        h.finish();
+        assert_eq!(h.fired(), vec!["MCP-SSE-SHIFT"]);
+    }
+
+    #[test]
+    fn downgrade_needs_a_session_id() {
+        // A server that mints no session id: nothing to resume, nothing to downgrade.
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        let tx = h.post(c, &[], &initialize(0, "2025-11-25"));
+        h.json(c, tx, &[], &initialized(0, "2025-11-25"));
+        for id in 1..4 {
+            let tx = h.post(c, &[V25], &tool_call(id));
+            h.json(c, tx, &[], &tool_result(id));
+        }
+        let tx = h.post(c, &[V25], &tool_call(4));
+        h.sse(c, tx, &[]);
+        h.event(c, tx, None, &tool_result(4));
+        h.end(c, tx, MessageEnd::Complete);
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn event_id_repeated_across_streams_is_reuse_and_backwards_is_regression() {
+        let mut h = Harness::new();
+        let c = json_session(&mut h, 0);
+        sse_reply(&mut h, c, 1, true, &["5", "6"]);
+        sse_reply(&mut h, c, 2, true, &["9", "8"]);
+        assert_eq!(h.alarms(), vec!["MCP-EVENT-ID-REGRESSION"]);
+        sse_reply(&mut h, c, 3, false, &["5"]);
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-EVENT-ID-REGRESSION", "MCP-EVENT-ID-REUSE"]);
+    }
+
+    #[test]
+    fn resumption_replaying_events_at_or_before_the_cursor_is_a_replay() {
+        let mut h = Harness::new();
+        let c = json_session(&mut h, 0);
+        sse_reply(&mut h, c, 1, true, &["1", "2"]);
+        let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream", "Last-Event-ID: 2"], "");
+        h.sse(c, g, &[]);
+        h.event(c, g, Some("1"), &progress());
+        h.finish();
+        assert!(h.alarms().contains(&"MCP-RESUME-REPLAY".to_string()), "{:?}", h.alarms());
+    }
+
+    #[test]
+    fn resumption_from_an_id_never_issued_is_an_unknown_cursor() {
+        let mut h = Harness::new();
+        let c = json_session(&mut h, 0);
+        sse_reply(&mut h, c, 1, false, &["1"]);
+        let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream", "Last-Event-ID: 99"], "");
+        h.sse(c, g, &[]);
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-RESUME-UNKNOWN-CURSOR"]);
+    }
 }

@@ -18,6 +18,8 @@
 
 pub mod cursor;
 mod events;
+#[cfg(test)]
+mod harness;
 pub mod record;
 mod request;
 mod response;
@@ -42,10 +44,9 @@ use stream::StreamTrack;
 use request::{header_expectations, KeyInfo, Req};
 use response::version_check;
 
-/// Ages (s) at which an unanswered request is reported (`request_waiting`).
-const WAIT_CHECKPOINTS: &[i64] = &[5, 10, 15, 30, 45, 60, 90, 120, 180, 300, 600];
-/// Ages (s) after a 404 at which a missing re-initialize is reported (`stale_session`, trigger `wait`).
-const REINIT_CHECKPOINTS: &[i64] = &[10, 30, 60, 120, 300];
+pub use crate::facts::Checkpoints;
+/// Dead session ids remembered per client.
+const MAX_DEAD: usize = 64;
 /// Bytes of a non-JSON error body kept to classify it and quote its first line.
 const ERROR_BODY_BYTES: usize = 4096;
 /// 5xx times remembered per server endpoint for `recent_5xx_ms`.
@@ -72,6 +73,9 @@ pub struct McpStats {
 struct PendingShift {
     fact: facts::ResponseShift,
     ctx: FactContext,
+    /// The session's previous POST reply, restored if this stream turns out to be per-request streaming
+    /// (which says nothing of the session's transport).
+    prev: session::LastPost,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +100,8 @@ struct Resp {
     shift: Option<PendingShift>,
     init_requested: Option<String>,
     auth_challenge: bool,
+    /// A GET on a path that carries the server's JSON-RPC POSTs (judged at the end of the response).
+    get_on_mcp: bool,
 }
 
 #[derive(Debug)]
@@ -103,7 +109,7 @@ struct Tx {
     id: Option<TxId>,
     req: Option<Req>,
     resp: Option<Resp>,
-    /// Next `WAIT_CHECKPOINTS` index for this transaction's unanswered requests.
+    /// Next `Checkpoints::request_waiting` index for this transaction's unanswered requests.
     wait_step: usize,
     /// Its pending `Timer::Request` (key in `McpTracker::timers`), removed with the transaction when it
     /// is dropped at the cap.
@@ -117,8 +123,6 @@ struct ConnView {
     txs: VecDeque<Tx>,
     /// The first direction to end, and how: who closed a stream.
     first_end: Option<(Direction, EndReason)>,
-    /// Session id of the previous request on this connection.
-    last_session_id: Option<String>,
     /// The connection carried MCP traffic (for coverage of gaps).
     mcp: bool,
     /// Gaps seen before the connection was known to carry MCP: counts, bytes, first frame. Reported to
@@ -159,6 +163,9 @@ struct Dead {
     ts: Timestamp,
     frame: u64,
     reinitialized: bool,
+    /// POSTs with the dead id sent after the 404 arrived, and the frames of the first few.
+    reuses: u32,
+    reuse_frames: Vec<u64>,
     key: SessionKey,
     endpoint: String,
 }
@@ -171,6 +178,12 @@ struct ClientState {
     /// Last POST answer per path: status, media type, frame.
     post_answers: BTreeMap<String, (u16, String, u64)>,
     dead: BTreeMap<String, Dead>,
+    /// The session id of the client's latest request.
+    last_sid: Option<String>,
+    /// An `initialize` of this client was seen.
+    initialized: bool,
+    /// The latest `initialize` handshake without a session id, per endpoint (see `SessionIdent`).
+    handshakes: BTreeMap<String, u64>,
 }
 
 /// What the classifier keeps per server address.
@@ -186,6 +199,43 @@ struct ServerState {
     /// Frames where gaps were noticed (at most `detect::MAX_FRAMES`), and the first gap's client.
     gap_frames: Vec<u64>,
     gap_client: Option<SocketAddr>,
+}
+
+/// The `initialize` negotiations of the capture, to judge one against the server's other answers and the
+/// client's earlier ones (MCP-VERSION-DOWNGRADE). Versions are dates: string order is version order.
+#[derive(Debug, Default)]
+pub(crate) struct Versions {
+    /// Per server: each version asked for, with the newest version answered to it.
+    by_server: HashMap<SocketAddr, BTreeMap<String, String>>,
+    /// Per client address, server and endpoint: the last version asked for and the one negotiated.
+    by_client: HashMap<(IpAddr, SocketAddr, String), (String, String)>,
+}
+
+impl Versions {
+    /// Records a negotiation; returns the newest version the server answered before to a request for
+    /// `requested` or newer, and the client's previous negotiated version when it asked for no more
+    /// then than now (`""` for none). At most `cap` clients are remembered.
+    fn negotiated(&mut self, server: SocketAddr, client: IpAddr, endpoint: &str, requested: &str, negotiated: &str, cap: usize) -> (String, String) {
+        let answers = self.by_server.entry(server).or_default();
+        let best = answers.range(requested.to_string()..).map(|(_, v)| v.as_str()).max().unwrap_or("").to_string();
+        if answers.len() < 64 || answers.contains_key(requested) {
+            // ALLOC: one entry per distinct version asked of a server, at most 64
+            let e = answers.entry(requested.to_string()).or_default();
+            if negotiated > e.as_str() {
+                *e = negotiated.to_string();
+            }
+        }
+        let key = (client, server, endpoint.to_string());
+        let previous = match self.by_client.get(&key) {
+            Some((asked, got)) if asked.as_str() <= requested => got.clone(),
+            _ => String::new(),
+        };
+        if self.by_client.len() < cap || self.by_client.contains_key(&key) {
+            // ALLOC: one entry per client endpoint, bounded by 4 x limits::max_pending_per_session
+            self.by_client.insert(key, (requested.to_string(), negotiated.to_string()));
+        }
+        (best, previous)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -204,6 +254,10 @@ pub struct McpTracker {
     minted: HashSet<String>,
     timers: BTreeMap<(Timestamp, u64), Timer>,
     timer_seq: u64,
+    checkpoints: Checkpoints,
+    versions: Versions,
+    /// Serial of the newest `initialize` handshake without a session id.
+    handshake_seq: u64,
     stream_uid: u64,
     stats: McpStats,
     last_expiry: Timestamp,
@@ -212,7 +266,13 @@ pub struct McpTracker {
 }
 
 impl McpTracker {
-    pub fn new(limits: &Limits) -> McpTracker {
+    pub fn new(limits: &Limits, checkpoints: Checkpoints) -> McpTracker {
+        let mut checkpoints = checkpoints;
+        for v in [&mut checkpoints.request_waiting, &mut checkpoints.stale_session] {
+            v.retain(|s| *s > 0);
+            v.sort_unstable();
+            v.dedup();
+        }
         McpTracker {
             limits: limits.clone(),
             conns: ConnMap::default(),
@@ -222,6 +282,9 @@ impl McpTracker {
             minted: HashSet::new(),
             timers: BTreeMap::new(),
             timer_seq: 0,
+            checkpoints,
+            versions: Versions::default(),
+            handshake_seq: 0,
             stream_uid: 0,
             stats: McpStats::default(),
             last_expiry: Timestamp::ZERO,
@@ -258,7 +321,6 @@ impl McpTracker {
                 server,
                 txs: VecDeque::new(),
                 first_end: None,
-                last_session_id: None,
                 mcp: false,
                 early_gaps: 0,
                 early_missed: 0,
@@ -452,7 +514,16 @@ impl McpTracker {
         let ident = match (info.session_id.as_deref().or(resp_sid), &info.legacy) {
             (Some(sid), _) => SessionIdent::McpSessionId(sid.to_string()),
             (None, Some(p)) => SessionIdent::LegacyParam(p.clone()),
-            (None, None) => SessionIdent::Anonymous { client: client.ip(), endpoint: info.path.clone(), client_name: info.client_name.clone() },
+            (None, None) => {
+                // Requests without a session id follow the client's latest handshake on the endpoint;
+                // stateless exchanges have none.
+                let handshake = if info.stateless {
+                    0
+                } else {
+                    self.clients.get(&(client.ip(), server)).and_then(|c| c.handshakes.get(&info.path)).copied().unwrap_or(0)
+                };
+                SessionIdent::Anonymous { client: client.ip(), endpoint: info.path.clone(), client_name: info.client_name.clone(), handshake }
+            }
         };
         let key = SessionKey { server, ident };
         let (s, evicted) = self.sessions.entry(&key, ts, self.limits.max_sessions);
@@ -475,85 +546,129 @@ impl McpTracker {
         key
     }
 
-    /// Request-side facts, once the body is decoded: stale-session reuse, header mismatches, session id
-    /// changes, stateless echoes, and the wait timer.
+    /// Request-side facts, once the body is decoded: outstanding ids, stale-session reuse, header
+    /// mismatches, session id changes, stateless echoes, and the wait timer. Requests without MCP
+    /// evidence (INCIDENTS.md) are not MCP: no session, no fact.
     fn request_end<F: FnMut(Fact)>(&mut self, conn: ConnId, tx: Option<TxId>, ts: Timestamp, out: &mut F) {
         let Some(view) = self.conns.get_mut(&conn) else { return };
         let (client, server) = (view.client, view.server);
-        let last_sid = view.last_session_id.clone();
         let Some(t) = view.tx_mut(tx) else { return };
         let Some(req) = t.req.as_mut() else { return };
         req.decode(&mut self.stats);
-        if req.checked || !req.is_mcp() {
+        if req.checked || !is_mcp_request(&self.servers, server, req) {
             return;
         }
         req.checked = true;
         let req_sid = req.session_id.clone();
         let initialize = req.is_initialize();
-        let has_requests = !req.request_ids().is_empty();
+        let ids = req.request_ids();
         let http_method = req.method.clone();
         let rpc_method = req.first_method();
         let path = req.path().to_string();
         let frame = req.frame;
-        let modern = req.is_modern();
+        let req_ts = req.ts;
+        let declares_2026 = req.declares_2026();
         let header_checks = header_expectations(req);
         let info = req.key_info();
         if let Some(v) = self.conns.get_mut(&conn) {
             v.mcp = true;
-            if req_sid.is_some() {
-                v.last_session_id = req_sid.clone();
+        }
+        if !ids.is_empty() {
+            if let Some(first) = self.checkpoints.request_waiting.first().copied() {
+                self.schedule_wait(req_ts.plus(Duration::from_secs(first)), conn, tx);
             }
         }
-        if has_requests {
-            self.schedule_wait(ts.plus(Duration::from_secs(WAIT_CHECKPOINTS.first().copied().unwrap_or(5))), conn, tx);
-        }
-        if http_method == "POST" && has_requests {
+        if http_method == "POST" && !ids.is_empty() {
+            // ALLOC: one path per MCP endpoint of a server, few in practice
             self.servers.entry(server).or_default().mcp_paths.insert(path.clone());
         }
-        // An initialize without a session id is keyed when its response mints one.
-        let key = if req_sid.is_none() && initialize { None } else { Some(self.session_for(client, server, &info, None, ts)) };
         let client_key = (client.ip(), server);
+        // A session id the capture has not seen before (checked before the session is made for it).
+        let new_sid = req_sid.as_ref().filter(|sid| !self.sessions.contains_key(&SessionKey { server, ident: SessionIdent::McpSessionId((*sid).clone()) })).cloned();
+        let previous_sid = {
+            let c = self.client_mut(client_key.0, client_key.1);
+            let prev = c.last_sid.clone();
+            if let Some(sid) = &req_sid {
+                c.last_sid = Some(sid.clone());
+            }
+            if initialize {
+                c.initialized = true;
+            }
+            prev
+        };
         if initialize && req_sid.is_none() {
             for d in self.client_mut(client_key.0, client_key.1).dead.values_mut() {
                 d.reinitialized = true;
             }
         }
-        let Some(key) = key else { return };
-        let Some(s) = self.sessions.get(&key) else { return };
+        // An initialize without a session id is keyed when its response mints one (or does not).
+        if req_sid.is_none() && initialize {
+            return;
+        }
+        let key = self.session_for(client, server, &info, None, ts);
+        let cap_ids = self.limits.max_pending_per_session.saturating_mul(4);
+        let Some(s) = self.sessions.get_mut(&key) else { return };
+        s.request_sent(&ids, cap_ids);
         let ctx = context(s, client, path.clone(), ts, vec![frame]);
-        // A request reusing a session id the server declared dead.
+        let (era, handshake) = (s.era, s.handshake);
+        let negotiated = s.version.clone();
         if let Some(sid) = &req_sid {
-            let dead = self.clients.get(&client_key).and_then(|c| c.dead.get(sid)).cloned();
-            if let Some(d) = dead {
+            // A request reusing a session id the server declared dead.
+            let dead = self.clients.get_mut(&client_key).and_then(|c| c.dead.get_mut(sid)).map(|d| {
+                let before = req_ts < d.ts;
+                if http_method == "POST" && !before {
+                    d.reuses += 1;
+                    if d.reuse_frames.len() < 4 {
+                        // ALLOC: at most 4 frames per dead session id
+                        d.reuse_frames.push(frame);
+                    }
+                }
+                (d.clone(), before)
+            });
+            if let Some((d, before)) = dead {
                 let mut c = ctx.clone();
-                c.frames = vec![d.frame, frame];
+                c.frames = std::iter::once(d.frame).chain(d.reuse_frames.iter().copied()).collect();
+                if !c.frames.contains(&frame) {
+                    c.frames.push(frame);
+                }
                 out(Fact {
                     ctx: c,
                     kind: FactKind::StaleSession(facts::StaleSession {
                         trigger: "reuse".into(),
                         http_method: http_method.clone(),
                         rpc_method: rpc_method.clone(),
-                        since_404_ms: ts.since(d.ts).0 / 1_000_000,
+                        since_404_ms: req_ts.since(d.ts).0 / 1_000_000,
+                        sent_before_404: before,
+                        reuses: i64::from(d.reuses),
                         reinitialized: d.reinitialized,
                     }),
                 });
             }
-            // A new id on a connection that used another, not minted by an initialize we saw.
-            if let Some(old) = last_sid.filter(|old| old != sid) {
-                if !self.minted.contains(sid) {
-                    out(Fact {
-                        ctx: ctx.clone(),
-                        kind: FactKind::SessionChange(facts::SessionChange { old_id: old, new_id: sid.clone(), initialize_between: false }),
-                    });
-                }
+            // The client moved to a session id the capture had not seen.
+            if let (Some(new), Some(old)) = (&new_sid, previous_sid.filter(|old| old != sid)) {
+                let client_initialized = self.clients.get(&client_key).is_some_and(|c| c.initialized);
+                out(Fact {
+                    ctx: ctx.clone(),
+                    kind: FactKind::SessionChange(facts::SessionChange {
+                        how: "request".into(),
+                        new_id_minted: self.minted.contains(new),
+                        old_id_minted: self.minted.contains(&old),
+                        old_id: old,
+                        new_id: new.clone(),
+                        client_initialized,
+                    }),
+                });
             }
-            if modern {
-                out(Fact { ctx: ctx.clone(), kind: FactKind::StatelessSession(facts::StatelessSession { how: "echoed".into() }) });
+            if declares_2026 && !initialize {
+                out(Fact { ctx: ctx.clone(), kind: FactKind::StatelessSession(facts::StatelessSession { how: "echoed".into(), handshake }) });
             }
         }
-        // Header expectations (2025-06-18 MCP-Protocol-Version, 2026-07-28 Mcp-Method/Mcp-Name/_meta).
-        let negotiated = s.version.clone();
-        for (what, header, expected) in header_checks.into_iter().chain(version_check(&self.conns, conn, tx, negotiated.as_deref(), initialize)) {
+        // Header expectations: 2026-07-28 Mcp-Method/Mcp-Name/_meta on stateless exchanges, 2025-06-18
+        // MCP-Protocol-Version against the negotiated version on sessions.
+        let stateless = era == Era::Stateless2026;
+        let checks = if stateless { header_checks } else { Vec::new() };
+        let version = if stateless { Vec::new() } else { version_check(&self.conns, conn, tx, negotiated.as_deref(), initialize) };
+        for (what, header, expected) in checks.into_iter().chain(version) {
             out(Fact {
                 ctx: ctx.clone(),
                 kind: FactKind::HeaderMismatch(facts::HeaderMismatch { what: what.into(), header, expected, rpc_method: rpc_method.clone() }),
@@ -601,9 +716,9 @@ impl McpTracker {
                         None => Vec::new(),
                     },
                 };
-                let Some(&age) = WAIT_CHECKPOINTS.get(t.wait_step) else { return };
+                let Some(&age) = self.checkpoints.request_waiting.get(t.wait_step) else { return };
                 t.wait_step += 1;
-                let next = WAIT_CHECKPOINTS.get(t.wait_step).copied();
+                let next = self.checkpoints.request_waiting.get(t.wait_step).copied();
                 if owed.is_empty() {
                     return;
                 }
@@ -632,7 +747,7 @@ impl McpTracker {
                     return;
                 }
                 let active = c.last_request > d.ts;
-                let age = REINIT_CHECKPOINTS.get(step).copied().unwrap_or(0);
+                let age = self.checkpoints.stale_session.get(step).copied().unwrap_or(0);
                 if active {
                     if let Some(s) = self.sessions.get(&d.key) {
                         let client_addr = SocketAddr::new(client.0, 0);
@@ -643,13 +758,15 @@ impl McpTracker {
                                 http_method: String::new(),
                                 rpc_method: String::new(),
                                 since_404_ms: age * 1000,
+                                sent_before_404: false,
+                                reuses: i64::from(d.reuses),
                                 reinitialized: false,
                             }),
                         });
                     }
                 }
-                if let Some(n) = REINIT_CHECKPOINTS.get(step + 1) {
-                    self.schedule(d.ts.plus(Duration::from_secs(*n)), Timer::Reinit { client, sid, step: step + 1 });
+                if let Some(n) = self.checkpoints.stale_session.get(step + 1).copied() {
+                    self.schedule(d.ts.plus(Duration::from_secs(n)), Timer::Reinit { client, sid, step: step + 1 });
                 }
             }
         }
@@ -708,6 +825,12 @@ impl McpTracker {
     }
 }
 
+/// A request is MCP when it carries MCP evidence, or JSON-RPC to a path of the server that carried MCP
+/// (a client's reply to a server request, a 2025-03-26 client that sends no headers).
+fn is_mcp_request(servers: &HashMap<SocketAddr, ServerState>, server: SocketAddr, req: &Req) -> bool {
+    req.mcp_evidence() || (req.has_messages() && servers.get(&server).is_some_and(|st| st.mcp_paths.contains(req.path())))
+}
+
 fn context(s: &Session, client: SocketAddr, endpoint: String, ts: Timestamp, frames: Vec<u64>) -> FactContext {
     FactContext {
         ts,
@@ -744,7 +867,7 @@ mod tests {
     #[test]
     fn pipelined_requests_without_answers_keep_the_newest_within_the_cap() {
         let limits = Limits { max_pending_per_session: 4, ..Limits::default() };
-        let mut t = McpTracker::new(&limits);
+        let mut t = McpTracker::new(&limits, Checkpoints { request_waiting: vec![5, 60], stale_session: vec![30] });
         let mut h = HttpConnection::new(&limits);
         let conn = ConnId(1);
         t.open(conn, "10.0.0.1:40000".parse().unwrap(), "10.0.0.9:80".parse().unwrap());
@@ -763,7 +886,7 @@ mod tests {
     #[test]
     fn many_session_ids_stay_within_the_session_cap() {
         let limits = Limits { max_sessions: 50, ..Limits::default() };
-        let mut t = McpTracker::new(&limits);
+        let mut t = McpTracker::new(&limits, Checkpoints { request_waiting: vec![5, 60], stale_session: vec![30] });
         let mut h = HttpConnection::new(&limits);
         let conn = ConnId(1);
         t.open(conn, "10.0.0.1:40000".parse().unwrap(), "10.0.0.9:80".parse().unwrap());

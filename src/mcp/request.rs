@@ -113,9 +113,11 @@ impl Req {
         })
     }
 
-    /// Carries markers of the stateless 2026-07-28 era (mcp-transports.md §1.2).
-    pub(super) fn is_modern(&self) -> bool {
-        self.mcp_method.is_some()
+    /// Declares the stateless 2026-07-28 revision (INCIDENTS.md "era"): `MCP-Protocol-Version` of
+    /// 2026-07-28 or later, a `_meta` protocol version, or a method only that revision has. An
+    /// `Mcp-Method` header alone does not: clients send it on classic `initialize` requests too.
+    pub(super) fn declares_2026(&self) -> bool {
+        self.proto_version.as_deref().is_some_and(|v| v.trim() >= MODERN)
             || self.messages().iter().any(|m| {
                 matches!(m.method(), Some("server/discover" | "subscriptions/listen"))
                     || match m {
@@ -127,11 +129,31 @@ impl Req {
             })
     }
 
+    /// Carries MCP evidence of its own (INCIDENTS.md "MCP evidence"): an MCP header, an `initialize` with
+    /// `protocolVersion` and `clientInfo`, or a method of the MCP method set. Plain JSON-RPC (Ethereum
+    /// nodes, LSP bridges) has none.
+    pub(super) fn mcp_evidence(&self) -> bool {
+        self.session_id.is_some()
+            || self.proto_version.is_some()
+            || self.mcp_method.is_some()
+            || self.messages().iter().any(|m| match m {
+                Message::Request { method, params, .. } if method == "initialize" => params.protocol_version.is_some() && params.client_info.is_some(),
+                Message::Request { method, .. } | Message::Notification { method, .. } => is_mcp_method(method),
+                _ => false,
+            })
+    }
+
+    pub(super) fn has_messages(&self) -> bool {
+        !self.messages().is_empty()
+    }
+
     pub(super) fn era(&self) -> Option<Era> {
-        if self.is_modern() {
-            Some(Era::Stateless2026)
-        } else if self.legacy_param().is_some() {
+        if self.legacy_param().is_some() {
             Some(Era::HttpSse2024)
+        } else if self.is_initialize() {
+            Some(Era::Streamable2025)
+        } else if self.declares_2026() {
+            Some(Era::Stateless2026)
         } else if self.session_id.is_some() || self.is_initialize() {
             Some(Era::Streamable2025)
         } else {
@@ -148,6 +170,7 @@ impl Req {
             host: self.host.clone(),
             is_post: self.method == "POST",
             era: self.era(),
+            stateless: self.declares_2026() && !self.is_initialize(),
             requested: self.requested_version(),
             client_name: self.messages().iter().find_map(|m| match m {
                 Message::Request { params, .. } | Message::Notification { params, .. } => params
@@ -161,9 +184,19 @@ impl Req {
         }
     }
 
-    pub(super) fn is_mcp(&self) -> bool {
-        !self.messages().is_empty() || self.session_id.is_some() || (self.method == "POST" && self.legacy_param().is_some())
-    }
+}
+
+/// The first protocol revision without sessions.
+pub(super) const MODERN: &str = "2026-07-28";
+
+/// The MCP method set (INCIDENTS.md "MCP evidence"): `initialize` is left to the caller, since LSP has one
+/// too (without `protocolVersion`).
+pub(super) fn is_mcp_method(method: &str) -> bool {
+    const EXACT: &[&str] = &["ping", "server/discover", "subscriptions/listen"];
+    const PREFIXES: &[&str] = &[
+        "tools/", "resources/", "prompts/", "completion/", "logging/", "sampling/", "elicitation/", "roots/", "notifications/", "tasks/",
+    ];
+    EXACT.contains(&method) || PREFIXES.iter().any(|p| method.starts_with(p))
 }
 
 /// The parts of a request that pick and describe its session.
@@ -175,6 +208,8 @@ pub(super) struct KeyInfo {
     pub(super) host: String,
     pub(super) is_post: bool,
     pub(super) era: Option<Era>,
+    /// A stateless 2026-07-28 exchange: keyed without a handshake.
+    pub(super) stateless: bool,
     pub(super) requested: Option<String>,
     /// 2026-07-28 `_meta` `clientInfo.name`, part of a stateless exchange's key.
     pub(super) client_name: Option<String>,
@@ -197,7 +232,7 @@ pub(super) fn header_expectations(req: &Req) -> Vec<(&'static str, String, Strin
         _ => return v,
     };
     let meta_version = params.meta.as_ref().and_then(|meta| meta.protocol_version.as_ref()).and_then(|p| p.0.clone());
-    if !req.is_modern() {
+    if !req.declares_2026() {
         return v;
     }
     if let Some(mv) = &meta_version {
@@ -218,4 +253,245 @@ pub(super) fn header_expectations(req: &Req) -> Vec<(&'static str, String, Strin
         }
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    //! Request-side classification through the harness: MCP evidence, era by negotiation, session keys,
+    //! rotation, header checks, dead-session reuse and the timers that follow rule params.
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use crate::decode::flow_key::Direction;
+    use crate::facts::{Era, FactKind};
+    use crate::mcp::harness::*;
+    use crate::reassembly::EndReason;
+
+    const SID: &str = "Mcp-Session-Id: aaaa";
+    const V25: &str = "MCP-Protocol-Version: 2025-11-25";
+
+    #[test]
+    fn era_is_the_negotiated_one_whatever_the_client_declares() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        // The client sends Mcp-Method and asks for 2026-07-28 in a classic initialize; the server answers
+        // 2025-11-25 and mints a session id.
+        let tx = h.post(c, &["Mcp-Method: initialize", "MCP-Protocol-Version: 2026-07-28"], &initialize(0, "2026-07-28"));
+        h.json(c, tx, &[SID], &initialized(0, "2025-11-25"));
+        let tx = h.post(c, &[SID, V25, "Mcp-Method: tools/call", "Mcp-Name: t"], &tool_call(1));
+        h.json(c, tx, &[], &tool_result(1));
+        h.finish();
+        assert!(h.facts.iter().all(|f| f.ctx.era == Era::Streamable2025), "{:?}", h.facts);
+        assert_eq!(h.alarms(), Vec::<String>::new());
+        let init = h.facts_of("initialize");
+        assert_eq!(init.len(), 1);
+    }
+
+    #[test]
+    fn stateless_exchange_with_a_minted_session_id_is_reported() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        let meta = r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#;
+        let tx = h.post(c, &["MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/list"], &call(1, "tools/list", meta));
+        h.json(c, tx, &["Mcp-Session-Id: minted-1"], &result(1, r#"{"tools":[]}"#));
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-STATELESS-SESSION"]);
+        assert!(h.facts_of("stateless_session").iter().all(|f| f.ctx.era == Era::Stateless2026));
+    }
+
+    #[test]
+    fn plain_json_rpc_is_not_mcp() {
+        // An Ethereum node: id 1 three times over one keep-alive connection.
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        for _ in 0..3 {
+            let tx = h.request(c, "POST", "/", &[], &call(1, "eth_blockNumber", "[]"));
+            h.json(c, tx, &[], r#"{"jsonrpc":"2.0","id":1,"result":"0x10"}"#);
+        }
+        // An LSP-style initialize has no protocolVersion: not MCP either.
+        let tx = h.request(c, "POST", "/", &[], &call(2, "initialize", r#"{"processId":1,"clientInfo":{"name":"x"}}"#));
+        h.json(c, tx, &[], &result(2, "{}"));
+        h.finish();
+        assert!(h.facts.is_empty(), "{:?}", h.facts);
+        assert_eq!(h.t.open_sessions(), 0);
+    }
+
+    #[test]
+    fn pooled_connection_carrying_sessions_begun_before_the_capture_is_no_rotation() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.2:50000");
+        for (i, sid) in ["Mcp-Session-Id: s-one", "Mcp-Session-Id: s-two", "Mcp-Session-Id: s-one", "Mcp-Session-Id: s-two"].iter().enumerate() {
+            let tx = h.post(c, &[sid, V25], &tool_call(i as i64));
+            h.json(c, tx, &[], &tool_result(i as i64));
+        }
+        h.finish();
+        assert!(h.facts_of("session_change").iter().all(|f| matches!(&f.kind, FactKind::SessionChange(s) if !s.old_id_minted)));
+        assert_eq!(h.alarms(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn client_moving_to_an_unminted_session_id_after_its_initialize_is_rotation() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let tx = h.post(c, &["Mcp-Session-Id: bbbb", V25], &tool_call(1));
+        h.json(c, tx, &[], &tool_result(1));
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-SESSION-ROTATION"]);
+    }
+
+    #[test]
+    fn server_answering_with_another_session_id_is_rotation() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let tx = h.post(c, &[SID, V25], &tool_call(1));
+        h.json(c, tx, &["Mcp-Session-Id: cccc"], &tool_result(1));
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-SESSION-ROTATION"]);
+        let f = h.facts_of("session_change");
+        assert!(matches!(&f[0].kind, FactKind::SessionChange(s) if s.how == "response"));
+    }
+
+    #[test]
+    fn re_initialize_after_a_404_is_a_new_session_not_a_rotation() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let tx = h.post(c, &[SID, V25], &tool_call(1));
+        h.reply(c, tx, 404, &["Content-Type: application/json"], &error("null", -32001, "Session not found"));
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "dddd");
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn stateless_header_disagreeing_with_the_body_is_a_mismatch() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        let meta = r#"{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#;
+        let tx = h.post(c, &["MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/list", "Mcp-Name: t"], &call(1, "tools/call", meta));
+        h.json(c, tx, &[], &tool_result(1));
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-VERSION-HEADER-MISMATCH"]);
+    }
+
+    #[test]
+    fn session_version_header_other_than_negotiated_is_a_mismatch() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let tx = h.post(c, &[SID, "MCP-Protocol-Version: 2025-06-18"], &tool_call(1));
+        h.json(c, tx, &[], &tool_result(1));
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-VERSION-HEADER-MISMATCH"]);
+    }
+
+    /// A session, then a POST answered 404 (the server forgot the session).
+    fn dead_session(h: &mut Harness) -> crate::reassembly::ConnId {
+        let c = h.connect("10.0.0.1:40000");
+        handshake(h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let tx = h.post(c, &[SID, V25], &tool_call(1));
+        h.reply(c, tx, 404, &["Content-Type: application/json"], &error("null", -32001, "Session not found"));
+        c
+    }
+
+    #[test]
+    fn no_reinitialize_after_two_posts_on_the_dead_session() {
+        let mut h = Harness::new();
+        let c = dead_session(&mut h);
+        for id in 2..4 {
+            h.wait(1_000);
+            let tx = h.post(c, &[SID, V25], &tool_call(id));
+            h.reply(c, tx, 404, &["Content-Type: application/json"], &error("null", -32001, "Session not found"));
+        }
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-NO-REINITIALIZE"]);
+    }
+
+    #[test]
+    fn requests_in_flight_at_the_404_and_the_get_reconnect_are_not_reuses() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        // Two POSTs on their way before the server restarts; both answered 404.
+        let c2 = h.connect("10.0.0.1:40002");
+        let a = h.post(c, &[SID, V25], &tool_call(1));
+        let b = h.post(c2, &[SID, V25], &tool_call(2));
+        // The GET reconnect is answered 404 too (rmcp's plain text body).
+        let c3 = h.connect("10.0.0.1:40003");
+        let g = h.request(c3, "GET", "/mcp", &[SID, "Accept: text/event-stream", "Last-Event-ID: 0/3"], "");
+        h.reply(c3, g, 404, &["Content-Type: text/plain"], "Not Found: Session not found");
+        h.reply(c, a, 404, &["Content-Type: text/plain"], "Not Found: Session not found");
+        h.reply(c2, b, 404, &["Content-Type: text/plain"], "Not Found: Session not found");
+        // A second GET reconnect with the dead id, then the client re-initializes at once.
+        let g = h.request(c3, "GET", "/mcp", &[SID, "Accept: text/event-stream"], "");
+        h.reply(c3, g, 404, &["Content-Type: text/plain"], "Not Found: Session not found");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "bbbb");
+        h.wait(120_000);
+        h.finish();
+        // Only the GET came after the 404 with the dead id: seen, but no POST reuse counted.
+        let stale = h.facts_of("stale_session");
+        assert_eq!(stale.len(), 1, "{stale:?}");
+        assert!(stale.iter().all(|f| matches!(&f.kind, FactKind::StaleSession(s) if s.reuses == 0 && s.http_method == "GET")));
+        assert_eq!(h.alarms(), Vec::<String>::new(), "{:?}", h.facts);
+    }
+
+    #[test]
+    fn no_reinitialize_window_fires_at_the_param_value_even_above_300_s() {
+        let patch = ("w.toml", "id = \"MCP-NO-REINITIALIZE\"\n[params]\nwindow_secs = 700\n");
+        let mut h = Harness::patched(&[patch]);
+        let c = dead_session(&mut h);
+        // The client goes on talking to the server (a GET now and then) without re-initializing.
+        for _ in 0..6 {
+            h.wait(100_000);
+            let g = h.request(c, "GET", "/other", &[], "");
+            h.reply(c, g, 200, &["Content-Type: text/plain"], "x");
+        }
+        h.wait(90_000);
+        assert!(h.alarms().is_empty(), "fired before the window: {:?}", h.alarms());
+        h.wait(20_000);
+        h.finish();
+        let waits: Vec<i64> = h
+            .facts_of("stale_session")
+            .iter()
+            .filter_map(|f| match &f.kind {
+                FactKind::StaleSession(s) if s.trigger == "wait" => Some(s.since_404_ms),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(waits, vec![700_000]);
+        assert_eq!(h.alarms(), vec!["MCP-NO-REINITIALIZE"]);
+    }
+
+    #[test]
+    fn request_stalled_fires_at_stall_secs_above_600() {
+        let patch = ("s.toml", "id = \"MCP-REQUEST-STALLED\"\n[params]\nstall_secs = 900\n");
+        let mut h = Harness::patched(&[patch]);
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let tx = h.post(c, &[SID, V25], &tool_call(1));
+        h.sse(c, tx, &[]);
+        h.wait(899_000);
+        assert!(h.alarms().is_empty());
+        h.wait(2_000);
+        assert_eq!(h.alarms(), vec!["MCP-REQUEST-STALLED"]);
+        h.close_stream(c, tx, Direction::ToServer, EndReason::Fin);
+        h.finish();
+    }
+
+    #[test]
+    fn two_runs_of_a_client_against_a_server_without_session_ids_are_two_sessions() {
+        let mut h = Harness::new();
+        for port in [40000, 40010] {
+            let c = h.connect(&format!("10.0.0.1:{port}"));
+            let tx = h.post(c, &[], &initialize(0, "2025-11-25"));
+            h.json(c, tx, &[], &initialized(0, "2025-11-25"));
+            for id in 1..3 {
+                let tx = h.post(c, &[V25], &tool_call(id));
+                h.json(c, tx, &[], &tool_result(id));
+            }
+        }
+        assert_eq!(h.t.open_sessions(), 2);
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
+    }
 }

@@ -35,11 +35,18 @@ impl McpTracker {
             shift: None,
             init_requested: None,
             auth_challenge: head.headers.get("www-authenticate").is_some(),
+            get_on_mcp: false,
         };
         let sse = media.as_deref() == Some("text/event-stream");
         if sse {
             self.stream_uid += 1;
             resp.stream = Some(StreamTrack::new(self.stream_uid, ts, x_accel_no, Vec::new()));
+        }
+        let req_sent = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.req.as_ref()).map(|r| r.ts);
+        if let (Some(st), Some(sent)) = (resp.stream.as_mut(), req_sent) {
+            // A proxy that buffers the whole reply holds back its head too: the silence before the first
+            // event counts from the request.
+            st.quiet_since(sent);
         }
         let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) else { return };
         let Some(req) = t.req.as_mut() else {
@@ -54,7 +61,7 @@ impl McpTracker {
             _ => RespKind::Other,
         };
         let path = req.path().to_string();
-        let is_mcp = req.is_mcp() || resp_sid.is_some();
+        let is_mcp = is_mcp_request(&self.servers, server, req) || resp_sid.is_some();
         let get_on_mcp = resp.kind == RespKind::Get && self.servers.get(&server).is_some_and(|s| s.mcp_paths.contains(&path));
         if !is_mcp && !get_on_mcp {
             // Plain HTTP (or a GET that may still turn out to serve an `endpoint` event).
@@ -65,7 +72,7 @@ impl McpTracker {
         }
         let snapshot_ids = req.request_ids();
         let initialize = req.is_initialize();
-        let modern = req.is_modern();
+        let declares_2026 = req.declares_2026();
         let req_sid = req.session_id.clone();
         let last_event_id = req.last_event_id.clone();
         let method_name = req.first_method();
@@ -83,7 +90,17 @@ impl McpTracker {
             }
             None => false,
         };
-        let key = self.session_for(client, server, &info, resp_sid.as_deref(), ts);
+        if initialize && req_sid.is_none() && resp_sid.is_none() && info.legacy.is_none() {
+            // A server that mints no session id: this handshake starts an anonymous session of its own.
+            self.handshake_seq += 1;
+            let seq = self.handshake_seq;
+            // ALLOC: one handshake serial per endpoint of a client, few in practice
+            self.client_mut(client.ip(), server).handshakes.insert(path.clone(), seq);
+        }
+        // A session id on an error answer keys nothing: some servers stamp a fresh id on every 400 to a
+        // request without one (the Python SDK on a session-less GET), and no session follows it.
+        let minted_sid = resp_sid.as_deref().filter(|_| head.status < 400);
+        let key = self.session_for(client, server, &info, minted_sid, ts);
         if gapped {
             if let Some(s) = self.sessions.get_mut(&key) {
                 s.gap = true;
@@ -116,6 +133,9 @@ impl McpTracker {
         let Some(s) = self.sessions.get_mut(&key) else { return };
         s.last_seen = s.last_seen.max(ts);
         s.exchanges += 1;
+        if initialize {
+            s.observe_handshake();
+        }
         if resp_sid.is_some() && s.era == Era::Unknown {
             s.observe_era(Era::Streamable2025);
         }
@@ -123,14 +143,24 @@ impl McpTracker {
             rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, &method_name), (ts, frame, head.status, media.as_deref()));
         }
         let ctx_for = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
-        if modern && resp_sid.is_some() {
-            out(Fact { ctx: ctx_for(s, vec![frame]), kind: FactKind::StatelessSession(facts::StatelessSession { how: "minted".into() }) });
+        if declares_2026 && !initialize && resp_sid.is_some() {
+            out(Fact {
+                ctx: ctx_for(s, vec![frame]),
+                kind: FactKind::StatelessSession(facts::StatelessSession { how: "minted".into(), handshake: s.handshake }),
+            });
         }
         if let (Some(old), Some(new)) = (&req_sid, &resp_sid) {
             if old != new && !initialize {
                 out(Fact {
                     ctx: ctx_for(s, vec![req_frame, frame]),
-                    kind: FactKind::SessionChange(facts::SessionChange { old_id: old.clone(), new_id: new.clone(), initialize_between: false }),
+                    kind: FactKind::SessionChange(facts::SessionChange {
+                        how: "response".into(),
+                        old_id: old.clone(),
+                        new_id: new.clone(),
+                        new_id_minted: self.minted.contains(new),
+                        old_id_minted: self.minted.contains(old),
+                        client_initialized: self.clients.get(&client_key).is_some_and(|c| c.initialized),
+                    }),
                 });
             }
         }
@@ -138,16 +168,7 @@ impl McpTracker {
             s.seen_ok = true;
         }
 
-        if resp.kind == RespKind::Get && get_on_mcp {
-            out(Fact {
-                ctx: ctx_for(s, vec![req_frame, frame]),
-                kind: FactKind::GetResponse(facts::GetResponse {
-                    status: i64::from(head.status),
-                    content_type: media.clone().unwrap_or_default(),
-                    has_session_id: req_sid.is_some(),
-                }),
-            });
-        }
+        resp.get_on_mcp = resp.kind == RespKind::Get && get_on_mcp;
         if resp.kind == RespKind::Get && sse && head.status < 300 && (last_event_id.is_some() || s.ids_issued > 0) {
             let known = last_event_id.as_ref().and_then(|x| s.event_ids.get(x).copied());
             out(Fact {
@@ -178,6 +199,7 @@ impl McpTracker {
             if let Some(body) = BodyType::from_media(media.as_deref()) {
                 let shift = match &s.last_post {
                     Some(last) if last.body != body => {
+                        let prev = last.clone();
                         let server_before = last.server_hdr.clone();
                         Some(PendingShift {
                             fact: facts::ResponseShift {
@@ -193,6 +215,8 @@ impl McpTracker {
                                 events: 0,
                                 ids: 0,
                                 judged_at_end: false,
+                                server_messages: 0,
+                                single_message: false,
                                 server_changed: server_before != server_hdr,
                                 server_before,
                                 server_now: server_hdr.clone(),
@@ -200,6 +224,7 @@ impl McpTracker {
                                 frame: frame as i64,
                             },
                             ctx: ctx_for(s, vec![last.frame, frame]),
+                            prev,
                         })
                     }
                     _ => None,
@@ -265,7 +290,7 @@ impl McpTracker {
             st.end(ts);
             if let Some(p) = resp.shift.take() {
                 let f = p.fact.frame as u64;
-                out(judge(p, st, f, true));
+                out(judge(s, p, st, f, true));
             }
             if resp.kind == RespKind::Get || !st.pending.is_empty() {
                 s.streams_broken += 1;
@@ -290,6 +315,7 @@ impl McpTracker {
                     max_silence_ms: st.max_silence_ms,
                     retry_seen: st.retry_seen,
                     x_accel_no: st.x_accel_no,
+                    capture_loss: view.gapped || matches!(end, MessageEnd::Gap),
                     burst_events: st.burst_events,
                     burst_silence_ms: st.burst_silence_ms,
                 }),
@@ -318,7 +344,7 @@ impl McpTracker {
                 for m in msgs {
                     if m.reply_id().is_some() {
                         let at = Delivered { frame: resp.frame, stream: 0, head_frame: resp.frame };
-                        reply_delivered(s, m, at, &mut resp.init_requested, cap_answered, (client, &path, ts), out);
+                        reply_delivered(s, &mut self.versions, m, at, &mut resp.init_requested, cap_answered, (client, &path, ts), out);
                     }
                 }
             }
@@ -335,12 +361,33 @@ impl McpTracker {
             }
         }
 
+        if resp.get_on_mcp {
+            let (kind, message) = if resp.status < 300 && resp.stream.is_some() {
+                ("stream", String::new())
+            } else {
+                let (kind, _, _, message) = classify_error_body(&media, &body, parsed.as_deref());
+                (kind, message)
+            };
+            let dead = req_sid.as_ref().is_some_and(|sid| self.clients.get(&(client.ip(), server)).is_some_and(|c| c.dead.contains_key(sid)));
+            let mut frames = vec![resp.frame];
+            if let Some(f) = req_frame {
+                frames.insert(0, f);
+            }
+            out(Fact {
+                ctx: ctx(s, frames),
+                kind: FactKind::GetResponse(facts::GetResponse {
+                    status: i64::from(resp.status),
+                    content_type: media.clone(),
+                    has_session_id: req_sid.is_some(),
+                    session_unknown: req_sid.is_some() && (mentions_session(&message) || dead),
+                    body: kind.into(),
+                    message: message.clone(),
+                }),
+            });
+        }
         if resp.status >= 400 {
             let (kind, code, rpc_id, message) = classify_error_body(&media, &body, parsed.as_deref());
-            let mentions_session = {
-                let m = message.to_ascii_lowercase();
-                m.contains("session") && (m.contains("not found") || m.contains("unknown") || m.contains("expired") || m.contains("invalid") || m.contains("terminated") || m.contains("no valid"))
-            };
+            let mentions_session = mentions_session(&message);
             let fingerprint = fingerprint(resp.status, kind, code, &rpc_id, &message);
             let on_mcp = self.servers.get(&server).is_some_and(|st| st.mcp_paths.contains(&path));
             let recent: Vec<i64> = self
@@ -374,17 +421,18 @@ impl McpTracker {
             });
             let modern = s.era == Era::Stateless2026;
             let endpoint = path.clone();
-            // 404 for a session id: the client must re-initialize (not under 2026-07-28, where 404 is
-            // "method not found").
-            if resp.status == 404 && code != -32601 && !modern {
-                if let Some(sid) = req_sid {
+            // A POST answered 404 for its session id: the client must re-initialize (not under 2026-07-28,
+            // where 404 is "method not found"). A GET's 404 is the reconnect loop's own business.
+            if resp.status == 404 && code != -32601 && !modern && http_method == "POST" {
+                if let Some(sid) = req_sid.clone() {
                     let frame = resp.frame;
+                    let first = self.checkpoints.stale_session.first().copied();
                     let c = self.client_mut(client.ip(), server);
-                    if !c.dead.contains_key(&sid) && c.dead.len() < 64 {
-                        // ALLOC: dead session ids per client, at most 64
-                        c.dead.insert(sid.clone(), Dead { ts, frame, reinitialized: false, key: key.clone(), endpoint });
-                        if let Some(first) = REINIT_CHECKPOINTS.first() {
-                            self.schedule(ts.plus(Duration::from_secs(*first)), Timer::Reinit { client: (client.ip(), server), sid, step: 0 });
+                    if !c.dead.contains_key(&sid) && c.dead.len() < MAX_DEAD {
+                        // ALLOC: dead session ids per client, at most MAX_DEAD
+                        c.dead.insert(sid.clone(), Dead { ts, frame, reinitialized: false, reuses: 0, reuse_frames: Vec::new(), key: key.clone(), endpoint });
+                        if let Some(first) = first {
+                            self.schedule(ts.plus(Duration::from_secs(first)), Timer::Reinit { client: (client.ip(), server), sid, step: 0 });
                         }
                     }
                 }
@@ -409,8 +457,10 @@ pub(super) struct Delivered {
 /// One JSON-RPC reply delivered to a session, on an SSE stream or in a JSON body alike: the duplicate
 /// check, the answered-id bookkeeping (at most `cap` ids), and the negotiated version of an `initialize`
 /// result. `evidence` is the client, endpoint and time the facts are reported with.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn reply_delivered<F: FnMut(Fact)>(
     s: &mut Session,
+    versions: &mut Versions,
     m: &Message,
     at: Delivered,
     init_requested: &mut Option<String>,
@@ -421,6 +471,7 @@ pub(super) fn reply_delivered<F: FnMut(Fact)>(
     let Some(id) = m.reply_id() else { return };
     let (client, endpoint, ts) = evidence;
     let ctx = |s: &Session, frames: Vec<u64>| context(s, client, endpoint.to_string(), ts, frames);
+    let outstanding = s.reply_arrived(id);
     if let Some(&(first_frame, first_stream)) = s.answered.get(id) {
         out(Fact {
             ctx: ctx(s, vec![first_frame, at.frame]),
@@ -428,9 +479,12 @@ pub(super) fn reply_delivered<F: FnMut(Fact)>(
                 id: id.display(),
                 same_stream: first_stream == at.stream,
                 first_frame: first_frame as i64,
+                outstanding,
             }),
         });
-    } else if s.answered.len() < cap {
+    }
+    if s.answered.contains_key(id) || s.answered.len() < cap {
+        // The latest delivery is the one a later duplicate repeats.
         // ALLOC: one answered id, bounded by 4 x limits::max_pending_per_session
         s.answered.insert(id.clone(), (at.frame, at.stream));
     }
@@ -438,8 +492,12 @@ pub(super) fn reply_delivered<F: FnMut(Fact)>(
         if let Some(v) = result.protocol_version.as_ref().and_then(|v| v.0.clone()) {
             s.version = Some(v.clone());
             if let Some(req) = init_requested.take() {
+                let (server_best, client_previous) = versions.negotiated(s.key.server, client.ip(), endpoint, &req, &v, cap);
                 let frames = if at.head_frame == at.frame { vec![at.frame] } else { vec![at.head_frame, at.frame] };
-                out(Fact { ctx: ctx(s, frames), kind: FactKind::Initialize(facts::Initialize { requested: req, negotiated: v }) });
+                out(Fact {
+                    ctx: ctx(s, frames),
+                    kind: FactKind::Initialize(facts::Initialize { requested: req, negotiated: v, server_best, client_previous }),
+                });
             }
         }
     }
@@ -463,6 +521,13 @@ pub(super) fn end_reason(end: MessageEnd, first: Option<(Direction, EndReason)>)
             None => ("interrupted", "unknown"),
         },
     }
+}
+
+/// The error message says the session is unknown, expired or terminated.
+pub(super) fn mentions_session(message: &str) -> bool {
+    let m = message.to_ascii_lowercase();
+    m.contains("session")
+        && ["not found", "unknown", "expired", "invalid", "terminated", "no valid"].iter().any(|w| m.contains(w))
 }
 
 /// What a 4xx/5xx body is: kind, JSON-RPC code, id as written, message (first line, 120 chars).
@@ -506,7 +571,7 @@ pub(super) fn version_check(conns: &ConnMap<ConnView>, conn: ConnId, tx: Option<
     }
     let Some(req) = conns.get(&conn).and_then(|v| v.txs.iter().find(|t| t.id == tx)).and_then(|t| t.req.as_ref()) else { return Vec::new() };
     match &req.proto_version {
-        Some(h) if h != neg && !req.is_modern() => vec![("version", h.clone(), neg.to_string())],
+        Some(h) if h != neg => vec![("version", h.clone(), neg.to_string())],
         _ => Vec::new(),
     }
 }
@@ -517,5 +582,192 @@ pub(super) fn server_signature(head: &ResponseHead) -> String {
     match head.headers.get("via") {
         Some(via) => format!("{server}|{via}"),
         None => server.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Response-side classification through the harness: id reuse against duplicates, GET answers,
+    //! version negotiation, fallbacks, stale-session statuses, and streams lost by the capture.
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use crate::decode::flow_key::Direction;
+    use crate::facts::FactKind;
+    use crate::mcp::harness::*;
+    use crate::reassembly::EndReason;
+
+    const SID: &str = "Mcp-Session-Id: aaaa";
+    const V25: &str = "MCP-Protocol-Version: 2025-11-25";
+
+    #[test]
+    fn stateless_client_reusing_id_1_on_every_call_is_no_duplicate() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        let meta = r#"{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#;
+        for _ in 0..4 {
+            let tx = h.post(c, &["MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/call", "Mcp-Name: t"], &call(1, "tools/call", meta));
+            h.json(c, tx, &[], &tool_result(1));
+        }
+        h.finish();
+        let dups = h.facts_of("duplicate_response");
+        assert_eq!(dups.len(), 3);
+        assert!(dups.iter().all(|f| matches!(&f.kind, FactKind::DuplicateResponse(d) if d.outstanding)));
+        assert_eq!(h.alarms(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn one_request_answered_twice_is_a_duplicate() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream"], "");
+        h.sse(c, g, &[]);
+        let c2 = h.connect("10.0.0.1:40001");
+        let tx = h.post(c2, &[SID, V25], &tool_call(4));
+        h.json(c2, tx, &[], &tool_result(4));
+        // The gateway delivers the same reply on the GET stream too (agentgateway#2373).
+        h.event(c, g, None, &tool_result(4));
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-DUPLICATE-RESPONSE"]);
+    }
+
+    #[test]
+    fn get_answered_404_for_an_unknown_session_is_the_spec_answer() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let g = h.request(c, "GET", "/mcp", &[SID, "Accept: text/event-stream"], "");
+        h.reply(c, g, 404, &["Content-Type: application/json"], &error("\"server-error\"", -32600, "Session not found"));
+        // And 400 to a GET without a session id on a server that needs one.
+        let g = h.request(c, "GET", "/mcp", &["Accept: text/event-stream"], "");
+        h.reply(c, g, 400, &["Content-Type: text/plain"], "Bad Request: Session ID is required");
+        h.finish();
+        assert!(!h.fired().contains(&"MCP-GET-MISBEHAVIOR".to_string()), "{:?}", h.fired());
+    }
+
+    #[test]
+    fn get_answered_404_html_on_a_live_session_is_misbehavior() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let g = h.request(c, "GET", "/mcp", &[SID, "Accept: text/event-stream"], "");
+        h.reply(c, g, 404, &["Content-Type: text/html"], "<!DOCTYPE html><title>Cannot GET /mcp</title>");
+        let tx = h.post(c, &[SID, V25], &tool_call(1));
+        h.json(c, tx, &[], &tool_result(1));
+        h.finish();
+        assert!(h.alarms().contains(&"MCP-GET-MISBEHAVIOR".to_string()), "{:?}", h.alarms());
+    }
+
+    #[test]
+    fn plain_negotiation_below_the_clients_newest_is_no_downgrade() {
+        let mut h = Harness::new();
+        for port in [40000, 40001] {
+            let c = h.connect(&format!("10.0.0.{}:{port}", port - 39_999));
+            handshake(&mut h, c, "2026-07-28", "2025-11-25", &format!("s{port}"));
+        }
+        h.finish();
+        assert_eq!(h.facts_of("initialize").len(), 2);
+        assert_eq!(h.alarms(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn server_answering_one_client_lower_than_another_is_a_downgrade() {
+        let mut h = Harness::new();
+        let a = h.connect("10.0.0.1:40000");
+        handshake(&mut h, a, "2025-11-25", "2025-11-25", "s1");
+        let b = h.connect("10.0.0.2:40000");
+        handshake(&mut h, b, "2025-11-25", "2025-03-26", "s2");
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-VERSION-DOWNGRADE"]);
+        let f = h.facts_of("initialize");
+        assert!(matches!(&f[1].kind, FactKind::Initialize(i) if i.server_best == "2025-11-25"));
+    }
+
+    #[test]
+    fn re_initialize_at_a_lower_version_is_a_downgrade() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "s1");
+        handshake(&mut h, c, "2025-11-25", "2025-06-18", "s2");
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-VERSION-DOWNGRADE"]);
+    }
+
+    #[test]
+    fn version_older_than_streamable_http_over_streamable_http_is_a_downgrade() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2024-11-05", "s1");
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-VERSION-DOWNGRADE"]);
+    }
+
+    /// A POST rejected with `status`, then a GET of `get_path` that is given an `endpoint` event.
+    fn fallback(status: u16, get_path: &str) -> Vec<String> {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        let tx = h.request(c, "POST", "/sse", &[], &initialize(0, "2025-11-25"));
+        h.reply(c, tx, status, &["Content-Type: text/plain"], "no");
+        let g = h.request(c, "GET", get_path, &["Accept: text/event-stream"], "");
+        h.sse(c, g, &[]);
+        h.event_named(c, g, Some("endpoint"), None, "/messages/?session_id=abc");
+        h.finish();
+        h.alarms()
+    }
+
+    #[test]
+    fn fallback_after_a_4xx_is_legacy_fallback_only() {
+        assert_eq!(fallback(405, "/sse"), vec!["MCP-LEGACY-FALLBACK"]);
+    }
+
+    #[test]
+    fn fallback_after_a_500_is_unjustified_only() {
+        assert_eq!(fallback(500, "/sse"), vec!["MCP-FALLBACK-UNJUSTIFIED"]);
+    }
+
+    #[test]
+    fn unknown_session_answered_400_is_a_session_status_incident() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let tx = h.post(c, &[SID, V25], &tool_call(1));
+        h.reply(c, tx, 400, &["Content-Type: application/json"], &error("null", -32000, "Bad Request: No valid session ID provided"));
+        h.finish();
+        assert!(h.alarms().contains(&"MCP-SESSION-STATUS".to_string()), "{:?}", h.alarms());
+    }
+
+    #[test]
+    fn stream_lost_by_the_capture_is_no_verdict_on_the_peers() {
+        for gap in [false, true] {
+            let mut h = Harness::new();
+            let c = h.connect("10.0.0.1:40000");
+            handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+            let tx = h.post(c, &[SID, V25], &tool_call(1));
+            h.sse(c, tx, &[]);
+            if gap {
+                h.gap(c, 1_000);
+            }
+            h.close_stream(c, tx, Direction::ToClient, EndReason::Fin);
+            h.finish();
+            let lost = h.alarms().contains(&"MCP-STREAM-LOST".to_string());
+            assert_eq!(lost, !gap, "gap {gap}: {:?}", h.alarms());
+            assert_eq!(h.fired().contains(&"CAPTURE-GAPS".to_string()), gap);
+        }
+    }
+
+    #[test]
+    fn stream_closed_by_the_client_or_carrying_ids_is_not_lost() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let tx = h.post(c, &[SID, V25], &tool_call(1));
+        h.sse(c, tx, &[]);
+        h.close_stream(c, tx, Direction::ToServer, EndReason::Fin);
+        let c2 = h.connect("10.0.0.1:40001");
+        let tx = h.post(c2, &[SID, V25], &tool_call(2));
+        h.sse(c2, tx, &[]);
+        h.event(c2, tx, Some("7"), "");
+        h.close_stream(c2, tx, Direction::ToClient, EndReason::Fin);
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
     }
 }

@@ -14,9 +14,11 @@ pub enum SessionIdent {
     McpSessionId(String),
     /// HTTP+SSE: the session parameter of the POST URL announced in the `endpoint` event.
     LegacyParam(String),
-    /// No session on the wire (stateless 2026-07-28, or a server that mints none): client address,
-    /// endpoint and the `_meta` `clientInfo.name` when present.
-    Anonymous { client: IpAddr, endpoint: String, client_name: Option<String> },
+    /// No session on the wire: client address, endpoint, the `_meta` `clientInfo.name` when present, and
+    /// the `initialize` handshake the requests follow (a serial per handshake; 0 for stateless 2026-07-28
+    /// exchanges, which have none). A Streamable HTTP server that mints no session id thus gets one
+    /// session per handshake, never one per IP address (INCIDENTS.md "session").
+    Anonymous { client: IpAddr, endpoint: String, client_name: Option<String>, handshake: u64 },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,8 +41,8 @@ impl SessionKey {
         match &self.ident {
             SessionIdent::McpSessionId(s) => format!("{} sid {}", self.server, s),
             SessionIdent::LegacyParam(s) => format!("{} legacy {}", self.server, s),
-            SessionIdent::Anonymous { client, endpoint, client_name } => {
-                format!("{} anon {} {} {}", self.server, client, endpoint, client_name.as_deref().unwrap_or("-"))
+            SessionIdent::Anonymous { client, endpoint, client_name, handshake } => {
+                format!("{} anon {} {} {} {}", self.server, client, endpoint, client_name.as_deref().unwrap_or("-"), handshake)
             }
         }
     }
@@ -108,6 +110,11 @@ pub struct Session {
     pub seen_ok: bool,
     /// Response ids delivered, with the frame and stream (0 for JSON bodies) that delivered them.
     pub answered: HashMap<crate::jsonrpc::Id, (u64, u64)>,
+    /// Request ids sent and not yet answered, with how many requests carry each (ids are reused once
+    /// answered, and stateless clients may have two in flight).
+    pub outstanding: HashMap<crate::jsonrpc::Id, u32>,
+    /// An `initialize` handshake of this session was seen: its era is the negotiated one.
+    pub handshake: bool,
     /// HTTP+SSE: requests POSTed (answered 202) whose responses come on the GET stream.
     pub legacy_pending: Vec<crate::jsonrpc::Id>,
     pub event_ids_full: bool,
@@ -141,6 +148,8 @@ impl Session {
             streams_broken: 0,
             seen_ok: false,
             answered: HashMap::new(),
+            outstanding: HashMap::new(),
+            handshake: false,
             legacy_pending: Vec::new(),
             event_ids_full: false,
             gap: false,
@@ -149,11 +158,48 @@ impl Session {
         }
     }
 
-    /// Raises the era when the wire shows a later one; never lowers it (a 2025 session's DELETE can share
-    /// a connection with 2026 requests, but one session has one era).
+    /// Sets the era from the first request that shows one; one session has one era (a 2025 session's
+    /// DELETE can share a connection with 2026 requests).
     pub fn observe_era(&mut self, era: Era) {
         if self.era == Era::Unknown {
             self.era = era;
+        }
+    }
+
+    /// An `initialize` handshake belongs to this session. The negotiated version decides the era
+    /// (INCIDENTS.md "era"): a client that sends `Mcp-Method` headers or asks for 2026-07-28 in
+    /// `initialize` and is answered 2025-11-25 runs a Streamable HTTP session.
+    pub fn observe_handshake(&mut self) {
+        self.handshake = true;
+        if self.era != Era::HttpSse2024 {
+            self.era = Era::Streamable2025;
+        }
+    }
+
+    /// A request with these ids was sent in the session (bounded by `cap` distinct ids).
+    pub fn request_sent(&mut self, ids: &[crate::jsonrpc::Id], cap: usize) {
+        for id in ids {
+            if let Some(n) = self.outstanding.get_mut(id) {
+                *n = n.saturating_add(1);
+            } else if self.outstanding.len() < cap {
+                // ALLOC: one outstanding id, bounded by limits::max_pending_per_session x 4
+                self.outstanding.insert(id.clone(), 1);
+            }
+        }
+    }
+
+    /// A reply with `id` arrived: whether a request with that id was outstanding (it no longer is).
+    pub fn reply_arrived(&mut self, id: &crate::jsonrpc::Id) -> bool {
+        match self.outstanding.get_mut(id) {
+            Some(n) if *n > 1 => {
+                *n -= 1;
+                true
+            }
+            Some(_) => {
+                self.outstanding.remove(id);
+                true
+            }
+            None => false,
         }
     }
 
@@ -377,7 +423,7 @@ mod tests {
         let server: SocketAddr = "127.0.0.1:8000".parse().unwrap();
         let k = SessionKey { server, ident: SessionIdent::McpSessionId("abc".into()) };
         assert_eq!(k.display_id(), "abc");
-        let a = SessionKey { server, ident: SessionIdent::Anonymous { client: "127.0.0.1".parse().unwrap(), endpoint: "/mcp".into(), client_name: None } };
+        let a = SessionKey { server, ident: SessionIdent::Anonymous { client: "127.0.0.1".parse().unwrap(), endpoint: "/mcp".into(), client_name: None, handshake: 0 } };
         assert_eq!(a.display_id(), "-");
         assert_ne!(k.unique(), a.unique());
     }

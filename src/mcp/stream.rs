@@ -33,6 +33,10 @@ pub struct StreamTrack {
     pub resumed_from: Option<(String, Option<u64>)>,
     /// Requests of the POST still without a response on this stream.
     pub pending: Vec<Id>,
+    /// Server requests and notifications that came before the reply (per-request streaming).
+    pub server_messages: u64,
+    /// A reply the stream owed arrived.
+    pub replied: bool,
 }
 
 impl StreamTrack {
@@ -55,7 +59,15 @@ impl StreamTrack {
             last_id: None,
             resumed_from: None,
             pending,
+            server_messages: 0,
+            replied: false,
         }
+    }
+
+    /// The stream's first event is measured for bursts from `ts` (the request), not from the head.
+    pub fn quiet_since(&mut self, ts: Timestamp) {
+        self.last_event = self.last_event.min(ts);
+        self.burst_start = self.burst_start.min(ts);
     }
 
     fn activity(&mut self, ts: Timestamp) {

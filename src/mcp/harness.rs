@@ -1,0 +1,281 @@
+//! Classifier harness for unit tests: scripted HTTP events (request heads and bodies, response heads,
+//! JSON bodies, SSE events, stream ends, TCP closes, capture gaps) fed straight into the MCP layer, with
+//! the built-in rules (or patched ones) judging the facts. It stands where the HTTP layer stands, so a
+//! test states the exchange it means, byte for byte where it matters, and asserts facts and incidents.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use std::net::SocketAddr;
+
+use super::McpTracker;
+use crate::decode::flow_key::Direction;
+use crate::detect::RuleSet;
+use crate::facts::Fact;
+use crate::http::head::{parse_request, parse_response, HeadParse};
+use crate::http::{HttpEvent, MessageEnd, SseEvent, TxId};
+use crate::limits::Limits;
+use crate::reassembly::{ConnId, EndReason};
+use crate::time::{Duration, Timestamp};
+
+/// The server every scripted connection goes to.
+pub const SERVER: &str = "127.0.0.1:8000";
+
+pub struct Harness {
+    pub t: McpTracker,
+    rules: RuleSet,
+    pub facts: Vec<Fact>,
+    frame: u64,
+    now: Timestamp,
+    next_tx: TxId,
+    next_conn: u64,
+}
+
+impl Harness {
+    /// The built-in rules.
+    pub fn new() -> Harness {
+        Harness::with_rules(RuleSet::builtin().unwrap())
+    }
+
+    /// Built-in rules with `patches` (`--rules` patch files: name, TOML text) applied.
+    pub fn patched(patches: &[(&str, &str)]) -> Harness {
+        let dir = std::env::temp_dir().join(format!("mcptap-harness-{}-{}", std::process::id(), unique()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in patches {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        let mut rules = RuleSet::builtin().unwrap();
+        let loaded = rules.load_dir(&dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        loaded.unwrap();
+        Harness::with_rules(rules)
+    }
+
+    fn with_rules(rules: RuleSet) -> Harness {
+        let t = McpTracker::new(&Limits::default(), rules.checkpoints());
+        Harness { t, rules, facts: Vec::new(), frame: 0, now: Timestamp::from_secs_micros(1_000, 0), next_tx: 0, next_conn: 0 }
+    }
+
+    /// A new TCP connection from `client` (`ip:port`) to [`SERVER`].
+    pub fn connect(&mut self, client: &str) -> ConnId {
+        self.next_conn += 1;
+        let c = ConnId(self.next_conn);
+        self.t.open(c, client.parse().unwrap(), SERVER.parse::<SocketAddr>().unwrap());
+        c
+    }
+
+    /// Capture time moves on by `ms`; due timers fire.
+    pub fn wait(&mut self, ms: i64) {
+        self.now = self.now.plus(Duration(ms * 1_000_000));
+        let facts = &mut self.facts;
+        self.t.advance(self.now, &mut |f| facts.push(f));
+    }
+
+    fn tick(&mut self) -> (u64, Timestamp) {
+        self.frame += 1;
+        self.now = self.now.plus(Duration(1_000_000));
+        (self.frame, self.now)
+    }
+
+    fn feed(&mut self, c: ConnId, ev: HttpEvent<'_>) {
+        let facts = &mut self.facts;
+        self.t.http(c, ev, &mut |f| facts.push(f));
+        let now = self.now;
+        self.t.advance(now, &mut |f| facts.push(f));
+    }
+
+    /// A complete request: head (`headers` as `Name: value` lines), body, end. Returns its transaction.
+    pub fn request(&mut self, c: ConnId, method: &str, target: &str, headers: &[&str], body: &str) -> TxId {
+        let mut head = format!("{method} {target} HTTP/1.1\r\nHost: {SERVER}\r\n");
+        for h in headers {
+            head.push_str(h);
+            head.push_str("\r\n");
+        }
+        if !body.is_empty() {
+            head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", body.len()));
+        }
+        head.push_str("\r\n");
+        let HeadParse::Complete { head, .. } = parse_request(head.as_bytes()) else { panic!("bad scripted request head") };
+        self.next_tx += 1;
+        let tx = self.next_tx;
+        let (frame, ts) = self.tick();
+        self.feed(c, HttpEvent::Request { tx, head, frame, ts });
+        if !body.is_empty() {
+            self.feed(c, HttpEvent::RequestBody { tx, bytes: body.as_bytes(), frame, ts });
+        }
+        self.feed(c, HttpEvent::RequestEnd { tx, end: MessageEnd::Complete, frame, ts });
+        tx
+    }
+
+    /// A POST of `body` to `/mcp`.
+    pub fn post(&mut self, c: ConnId, headers: &[&str], body: &str) -> TxId {
+        self.request(c, "POST", "/mcp", headers, body)
+    }
+
+    /// A response head only (`headers` as `Name: value` lines).
+    pub fn head(&mut self, c: ConnId, tx: TxId, status: u16, headers: &[&str]) {
+        let mut text = format!("HTTP/1.1 {status} X\r\n");
+        for h in headers {
+            text.push_str(h);
+            text.push_str("\r\n");
+        }
+        text.push_str("\r\n");
+        let HeadParse::Complete { head, .. } = parse_response(text.as_bytes()) else { panic!("bad scripted response head") };
+        let (frame, ts) = self.tick();
+        self.feed(c, HttpEvent::Response { tx: Some(tx), head, frame, ts });
+    }
+
+    /// A complete response with `body` (content type among `headers`, if any).
+    pub fn reply(&mut self, c: ConnId, tx: TxId, status: u16, headers: &[&str], body: &str) {
+        self.head(c, tx, status, headers);
+        if !body.is_empty() {
+            let (frame, ts) = self.tick();
+            self.feed(c, HttpEvent::ResponseBody { tx: Some(tx), bytes: body.as_bytes(), frame, ts });
+        }
+        self.end(c, tx, MessageEnd::Complete);
+    }
+
+    /// A complete `200 application/json` response.
+    pub fn json(&mut self, c: ConnId, tx: TxId, headers: &[&str], body: &str) {
+        let mut h = vec!["Content-Type: application/json"];
+        h.extend_from_slice(headers);
+        self.reply(c, tx, 200, &h, body);
+    }
+
+    /// A `200 text/event-stream` response head; events follow with [`Harness::event`].
+    pub fn sse(&mut self, c: ConnId, tx: TxId, headers: &[&str]) {
+        let mut h = vec!["Content-Type: text/event-stream"];
+        h.extend_from_slice(headers);
+        self.head(c, tx, 200, &h);
+    }
+
+    /// One SSE event (`event: message` unless `name` says otherwise; `data` empty for a priming event).
+    pub fn event_named(&mut self, c: ConnId, tx: TxId, name: Option<&str>, id: Option<&str>, data: &str) {
+        let event = SseEvent {
+            event: name.map(str::to_string),
+            data: data.to_string(),
+            has_data: true,
+            id: id.map(str::to_string),
+            retry: None,
+            truncated: false,
+        };
+        let (frame, ts) = self.tick();
+        self.feed(c, HttpEvent::Sse { tx: Some(tx), event, frame, ts });
+    }
+
+    pub fn event(&mut self, c: ConnId, tx: TxId, id: Option<&str>, data: &str) {
+        self.event_named(c, tx, None, id, data);
+    }
+
+    /// The response ends as `end` says.
+    pub fn end(&mut self, c: ConnId, tx: TxId, end: MessageEnd) {
+        let (frame, ts) = self.tick();
+        self.feed(c, HttpEvent::ResponseEnd { tx: Some(tx), end, frame, ts });
+    }
+
+    /// One direction of the TCP connection ends first (who closed), then the response is interrupted.
+    pub fn close_stream(&mut self, c: ConnId, tx: TxId, first: Direction, reason: EndReason) {
+        self.t.end(c, first, reason);
+        self.end(c, tx, MessageEnd::Interrupted);
+    }
+
+    /// A capture gap of `len` bytes on the connection.
+    pub fn gap(&mut self, c: ConnId, len: u64) {
+        let (frame, _) = self.tick();
+        self.t.gap(c, len, frame);
+    }
+
+    /// End of capture.
+    pub fn finish(&mut self) {
+        let facts = &mut self.facts;
+        self.t.finish(self.now, &mut |f| facts.push(f));
+    }
+
+    /// Rule ids that fired on the facts so far, sorted, each once.
+    pub fn fired(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.facts.iter().flat_map(|f| self.rules.evaluate(f, |r, e| panic!("{}: {e}", r.id))).map(|r| r.id.clone()).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Rule ids of severity medium or higher that fired.
+    pub fn alarms(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .facts
+            .iter()
+            .flat_map(|f| self.rules.evaluate(f, |r, e| panic!("{}: {e}", r.id)))
+            .filter(|r| r.severity >= crate::detect::Severity::Medium)
+            .map(|r| r.id.clone())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Facts of one kind.
+    pub fn facts_of(&self, kind: &str) -> Vec<&Fact> {
+        self.facts.iter().filter(|f| f.kind.name() == kind).collect()
+    }
+}
+
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A JSON-RPC request.
+pub fn call(id: i64, method: &str, params: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{params}}}"#)
+}
+
+/// A JSON-RPC notification.
+pub fn notify(method: &str, params: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","method":"{method}","params":{params}}}"#)
+}
+
+/// A JSON-RPC result.
+pub fn result(id: i64, result: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#)
+}
+
+/// A JSON-RPC error.
+pub fn error(id: &str, code: i64, message: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":"{message}"}}}}"#)
+}
+
+/// An MCP `initialize` request asking for `version`.
+pub fn initialize(id: i64, version: &str) -> String {
+    call(id, "initialize", &format!(r#"{{"protocolVersion":"{version}","capabilities":{{}},"clientInfo":{{"name":"c","version":"1"}}}}"#))
+}
+
+/// An `initialize` result at `version`.
+pub fn initialized(id: i64, version: &str) -> String {
+    result(id, &format!(r#"{{"protocolVersion":"{version}","capabilities":{{}},"serverInfo":{{"name":"s","version":"1"}}}}"#))
+}
+
+/// A `tools/call` of tool `t`.
+pub fn tool_call(id: i64) -> String {
+    call(id, "tools/call", r#"{"name":"t","arguments":{}}"#)
+}
+
+/// A `tools/call` result.
+pub fn tool_result(id: i64) -> String {
+    result(id, r#"{"content":[{"type":"text","text":"ok"}]}"#)
+}
+
+/// A progress notification.
+pub fn progress() -> String {
+    notify("notifications/progress", r#"{"progressToken":1,"progress":1}"#)
+}
+
+/// Runs `initialize` on connection `c` and returns the session id the server mints (`sid`) after the
+/// handshake's `notifications/initialized` was accepted.
+pub fn handshake(h: &mut Harness, c: ConnId, asked: &str, answered: &str, sid: &str) {
+    let tx = h.post(c, &[], &initialize(0, asked));
+    h.json(c, tx, &[&format!("Mcp-Session-Id: {sid}")], &initialized(0, answered));
+    let sid_header = format!("Mcp-Session-Id: {sid}");
+    let version = format!("MCP-Protocol-Version: {answered}");
+    let tx = h.post(c, &[&sid_header, &version], &notify("notifications/initialized", "{}"));
+    h.reply(c, tx, 202, &[], "");
+}
