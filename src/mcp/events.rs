@@ -201,13 +201,9 @@ mod tests {
     use crate::http::MessageEnd;
     use crate::mcp::harness::*;
 
-    const SID: &str = "Mcp-Session-Id: aaaa";
-    const V25: &str = "MCP-Protocol-Version: 2025-11-25";
-
     /// A session with `json` JSON replies to tool calls; returns its connection.
     fn json_session(h: &mut Harness, json: i64) -> crate::reassembly::ConnId {
-        let c = h.connect("10.0.0.1:40000");
-        handshake(h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(h);
         for id in 1..=json {
             let tx = h.post(c, &[SID, V25], &tool_call(id));
             h.json(c, tx, &[], &tool_result(id));

@@ -19,6 +19,10 @@ use crate::time::{Duration, Timestamp};
 
 /// The server every scripted connection goes to.
 pub const SERVER: &str = "127.0.0.1:8000";
+/// The session id [`session`] mints, as a request header.
+pub const SID: &str = "Mcp-Session-Id: aaaa";
+/// The version header of a 2025-11-25 session.
+pub const V25: &str = "MCP-Protocol-Version: 2025-11-25";
 
 pub struct Harness {
     pub t: McpTracker,
@@ -278,4 +282,11 @@ pub fn handshake(h: &mut Harness, c: ConnId, asked: &str, answered: &str, sid: &
     let version = format!("MCP-Protocol-Version: {answered}");
     let tx = h.post(c, &[&sid_header, &version], &notify("notifications/initialized", "{}"));
     h.reply(c, tx, 202, &[], "");
+}
+
+/// A connection from 10.0.0.1:40000 with a 2025-11-25 session `aaaa` initialized on it.
+pub fn session(h: &mut Harness) -> ConnId {
+    let c = h.connect("10.0.0.1:40000");
+    handshake(h, c, "2025-11-25", "2025-11-25", "aaaa");
+    c
 }

@@ -265,9 +265,6 @@ mod tests {
     use crate::mcp::harness::*;
     use crate::reassembly::EndReason;
 
-    const SID: &str = "Mcp-Session-Id: aaaa";
-    const V25: &str = "MCP-Protocol-Version: 2025-11-25";
-
     #[test]
     fn era_is_the_negotiated_one_whatever_the_client_declares() {
         let mut h = Harness::new();
@@ -330,8 +327,7 @@ mod tests {
     #[test]
     fn client_moving_to_an_unminted_session_id_after_its_initialize_is_rotation() {
         let mut h = Harness::new();
-        let c = h.connect("10.0.0.1:40000");
-        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(&mut h);
         let tx = h.post(c, &["Mcp-Session-Id: bbbb", V25], &tool_call(1));
         h.json(c, tx, &[], &tool_result(1));
         h.finish();
@@ -341,8 +337,7 @@ mod tests {
     #[test]
     fn server_answering_with_another_session_id_is_rotation() {
         let mut h = Harness::new();
-        let c = h.connect("10.0.0.1:40000");
-        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(&mut h);
         let tx = h.post(c, &[SID, V25], &tool_call(1));
         h.json(c, tx, &["Mcp-Session-Id: cccc"], &tool_result(1));
         h.finish();
@@ -354,8 +349,7 @@ mod tests {
     #[test]
     fn re_initialize_after_a_404_is_a_new_session_not_a_rotation() {
         let mut h = Harness::new();
-        let c = h.connect("10.0.0.1:40000");
-        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(&mut h);
         let tx = h.post(c, &[SID, V25], &tool_call(1));
         h.reply(c, tx, 404, &["Content-Type: application/json"], &error("null", -32001, "Session not found"));
         handshake(&mut h, c, "2025-11-25", "2025-11-25", "dddd");
@@ -377,8 +371,7 @@ mod tests {
     #[test]
     fn session_version_header_other_than_negotiated_is_a_mismatch() {
         let mut h = Harness::new();
-        let c = h.connect("10.0.0.1:40000");
-        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(&mut h);
         let tx = h.post(c, &[SID, "MCP-Protocol-Version: 2025-06-18"], &tool_call(1));
         h.json(c, tx, &[], &tool_result(1));
         h.finish();
@@ -387,8 +380,7 @@ mod tests {
 
     /// A session, then a POST answered 404 (the server forgot the session).
     fn dead_session(h: &mut Harness) -> crate::reassembly::ConnId {
-        let c = h.connect("10.0.0.1:40000");
-        handshake(h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(h);
         let tx = h.post(c, &[SID, V25], &tool_call(1));
         h.reply(c, tx, 404, &["Content-Type: application/json"], &error("null", -32001, "Session not found"));
         c
@@ -410,8 +402,7 @@ mod tests {
     #[test]
     fn requests_in_flight_at_the_404_and_the_get_reconnect_are_not_reuses() {
         let mut h = Harness::new();
-        let c = h.connect("10.0.0.1:40000");
-        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(&mut h);
         // Two POSTs on their way before the server restarts; both answered 404.
         let c2 = h.connect("10.0.0.1:40002");
         let a = h.post(c, &[SID, V25], &tool_call(1));
@@ -466,8 +457,7 @@ mod tests {
     fn request_stalled_fires_at_stall_secs_above_600() {
         let patch = ("s.toml", "id = \"MCP-REQUEST-STALLED\"\n[params]\nstall_secs = 900\n");
         let mut h = Harness::patched(&[patch]);
-        let c = h.connect("10.0.0.1:40000");
-        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(&mut h);
         let tx = h.post(c, &[SID, V25], &tool_call(1));
         h.sse(c, tx, &[]);
         h.wait(899_000);

@@ -595,9 +595,6 @@ mod tests {
     use crate::mcp::harness::*;
     use crate::reassembly::EndReason;
 
-    const SID: &str = "Mcp-Session-Id: aaaa";
-    const V25: &str = "MCP-Protocol-Version: 2025-11-25";
-
     #[test]
     fn stateless_client_reusing_id_1_on_every_call_is_no_duplicate() {
         let mut h = Harness::new();
@@ -617,8 +614,7 @@ mod tests {
     #[test]
     fn one_request_answered_twice_is_a_duplicate() {
         let mut h = Harness::new();
-        let c = h.connect("10.0.0.1:40000");
-        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(&mut h);
         let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream"], "");
         h.sse(c, g, &[]);
         let c2 = h.connect("10.0.0.1:40001");
@@ -633,8 +629,7 @@ mod tests {
     #[test]
     fn get_answered_404_for_an_unknown_session_is_the_spec_answer() {
         let mut h = Harness::new();
-        let c = h.connect("10.0.0.1:40000");
-        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(&mut h);
         let g = h.request(c, "GET", "/mcp", &[SID, "Accept: text/event-stream"], "");
         h.reply(c, g, 404, &["Content-Type: application/json"], &error("\"server-error\"", -32600, "Session not found"));
         // And 400 to a GET without a session id on a server that needs one.
@@ -647,8 +642,7 @@ mod tests {
     #[test]
     fn get_answered_404_html_on_a_live_session_is_misbehavior() {
         let mut h = Harness::new();
-        let c = h.connect("10.0.0.1:40000");
-        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(&mut h);
         let g = h.request(c, "GET", "/mcp", &[SID, "Accept: text/event-stream"], "");
         h.reply(c, g, 404, &["Content-Type: text/html"], "<!DOCTYPE html><title>Cannot GET /mcp</title>");
         let tx = h.post(c, &[SID, V25], &tool_call(1));
@@ -727,8 +721,7 @@ mod tests {
     #[test]
     fn unknown_session_answered_400_is_a_session_status_incident() {
         let mut h = Harness::new();
-        let c = h.connect("10.0.0.1:40000");
-        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(&mut h);
         let tx = h.post(c, &[SID, V25], &tool_call(1));
         h.reply(c, tx, 400, &["Content-Type: application/json"], &error("null", -32000, "Bad Request: No valid session ID provided"));
         h.finish();
@@ -757,8 +750,7 @@ mod tests {
     #[test]
     fn stream_closed_by_the_client_or_carrying_ids_is_not_lost() {
         let mut h = Harness::new();
-        let c = h.connect("10.0.0.1:40000");
-        handshake(&mut h, c, "2025-11-25", "2025-11-25", "aaaa");
+        let c = session(&mut h);
         let tx = h.post(c, &[SID, V25], &tool_call(1));
         h.sse(c, tx, &[]);
         h.close_stream(c, tx, Direction::ToServer, EndReason::Fin);
