@@ -1,10 +1,16 @@
 //! Embeds every `rules/*.toml` in the binary, so `mcptap` runs from any directory and a new rule file
 //! needs no code change.
+//!
+//! Also finds the external tools some tests drive (tshark, Chromium, GNU time) on `PATH` and tells the
+//! tests with a cfg (`has_tshark`, `has_chromium`, `has_gnu_time`): a test whose tool is missing is marked
+//! `#[ignore = "needs ..."]`, so the test summary names it instead of it passing with nothing checked.
+//! Under `CI=true` the cfg `ci` is set too and those tests are never ignored: a missing tool fails them.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
+    probe_tools();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = std::fs::read_dir(&dir)
@@ -27,4 +33,49 @@ fn main() {
     if let Err(e) = std::fs::write(&dest, out) {
         println!("cargo:warning=cannot write {}: {e}", dest.display());
     }
+}
+
+/// The tools tests need, by cfg name: the executable names to look for on `PATH` (first found wins).
+const TOOLS: &[(&str, &[&str])] = &[
+    ("has_tshark", &["tshark"]),
+    ("has_chromium", &["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]),
+    ("has_gnu_time", &["time"]),
+];
+
+fn probe_tools() {
+    println!("cargo:rerun-if-env-changed=PATH");
+    println!("cargo:rerun-if-env-changed=CI");
+    println!("cargo::rustc-check-cfg=cfg(ci)");
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        println!("cargo::rustc-cfg=ci");
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for (cfg, names) in TOOLS {
+        println!("cargo::rustc-check-cfg=cfg({cfg})");
+        let found = names.iter().find_map(|n| std::env::split_paths(&path).map(|d| d.join(n)).find(|p| is_executable(p)));
+        // `time` on PATH may be BSD time (no `-f %M`); only GNU time reports peak memory the way the tests read it.
+        let found = found.filter(|p| *cfg != "has_gnu_time" || is_gnu_time(p));
+        if found.is_some() {
+            println!("cargo::rustc-cfg={cfg}");
+        }
+    }
+}
+
+fn is_executable(p: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        p.is_file()
+    }
+}
+
+fn is_gnu_time(p: &Path) -> bool {
+    std::process::Command::new(p)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("GNU") || String::from_utf8_lossy(&o.stderr).contains("GNU"))
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::net::SocketAddr;
 
-use crate::capture::{CaptureStats, RawPacket};
+use crate::capture::{CaptureStats, LinkType, RawPacket};
 use crate::decode::{self, Skip};
 use crate::detect::{Incidents, Raised, RuleSet};
 use crate::facts::{Era, Fact};
@@ -77,6 +77,43 @@ pub struct Summary {
     pub tls: TlsStats,
     /// Incidents merged into a per-rule row at `Limits::max_incidents`.
     pub incidents_merged: u64,
+    /// Packets by link type, in order of first appearance (at most [`MAX_LINK_TYPES`] kinds).
+    pub link_types: Vec<(LinkType, u64)>,
+}
+
+/// Distinct link types counted in [`Summary::link_types`] (a pcapng may declare one per interface).
+pub const MAX_LINK_TYPES: usize = 16;
+
+/// Why nothing in the capture could be analysed, when packets were read but none decoded to TCP:
+/// (reason, link type of most packets, packets of it).
+pub fn unreadable(packets: u64, tcp_segments: u64, link_types: &[(LinkType, u64)]) -> Option<(&'static str, LinkType, u64)> {
+    if packets == 0 || tcp_segments > 0 {
+        return None;
+    }
+    let &(lt, n) = link_types.iter().max_by_key(|(lt, n)| (*n, std::cmp::Reverse(lt.0)))?;
+    let reason = if link_types.iter().any(|(lt, _)| decode::supported(*lt)) { "no TCP" } else { "unsupported link type" };
+    Some((reason, lt, n))
+}
+
+impl Summary {
+    /// The one-line message for a capture mcptap could not analyse at all (printed even with `-q`).
+    pub fn unreadable_message(&self) -> Option<String> {
+        let (reason, lt, n) = unreadable(self.packets, self.tcp_segments, &self.link_types)?;
+        let of = format!("{} of link type {} ({})", plural(n, "packet"), lt.0, lt.name());
+        Some(match reason {
+            "no TCP" => format!("nothing to analyse: {of}, and not one TCP segment over IPv4/IPv6 among the {} read", plural(self.packets, "packet")),
+            _ => format!("nothing to analyse: {of}, a link type mcptap does not decode (supported: Ethernet, Linux SLL/SLL2, raw IP, BSD loopback)"),
+        })
+    }
+}
+
+/// `1 session`, `2 sessions`.
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 /// What the front half of the pipeline (reassembly, TLS, HTTP) hands the back half (MCP classifier,
@@ -115,6 +152,7 @@ pub struct Front {
     last_expiry: Timestamp,
     /// `--http-log`: the HTTP transaction log, when asked for.
     http_log: Option<HttpLog>,
+    link_types: Vec<(LinkType, u64)>,
 }
 
 impl Front {
@@ -134,6 +172,7 @@ impl Front {
             last_expiry: Timestamp::ZERO,
             limits,
             http_log: None,
+            link_types: Vec::new(),
         }
     }
 
@@ -187,6 +226,13 @@ impl Front {
     pub fn on_packet<F: FnMut(Cmd<'_>)>(&mut self, pkt: &RawPacket<'_>, out: &mut F) {
         self.packets += 1;
         self.bytes += pkt.data.len() as u64;
+        // Nearly always one link type per capture: a short linear search, no allocation after the first.
+        if let Some((_, n)) = self.link_types.iter_mut().find(|(lt, _)| *lt == pkt.linktype) {
+            *n += 1;
+        } else if self.link_types.len() < MAX_LINK_TYPES {
+            // ALLOC: one entry per distinct link type, at most MAX_LINK_TYPES
+            self.link_types.push((pkt.linktype, 1));
+        }
         self.first_ts = Some(self.first_ts.map_or(pkt.ts, |t| t.min(pkt.ts)));
         self.last_ts = Some(self.last_ts.map_or(pkt.ts, |t| t.max(pkt.ts)));
         // Capture time moves to this packet first: timers due before it (a request that waited 60 s, an
@@ -220,13 +266,16 @@ impl Front {
         flows.finish(*now, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
         out(Cmd::Finish(*now));
         tls.finish(*now, &mut |f| out(Cmd::Fact(Box::new(f))));
+        if let Some((reason, lt, _)) = unreadable(self.packets, self.tcp_segments, &self.link_types) {
+            out(Cmd::Fact(Box::new(unreadable_fact(reason, lt, self.packets, self.first_ts.unwrap_or(self.now)))));
+        }
         match self.http_log.take() {
             Some(log) => log.finish(),
             None => Ok(()),
         }
     }
 
-    /// The front half's share of the summary.
+    /// The front half's share of the summary (see `summarize`).
     pub fn summarize(&self, capture: CaptureStats, summary: &mut Summary) {
         summary.packets = self.packets;
         summary.bytes = self.bytes;
@@ -238,6 +287,35 @@ impl Front {
         summary.tcp = self.flows.stats().clone();
         summary.http = self.counters.clone();
         summary.tls = self.tls.stats();
+        summary.link_types = self.link_types.clone();
+    }
+}
+
+/// The coverage notice of a capture with nothing to analyse (rule CAPTURE-UNREADABLE): not a session's,
+/// so no addresses; its frame is the first.
+fn unreadable_fact(reason: &str, lt: LinkType, packets: u64, ts: Timestamp) -> Fact {
+    use crate::facts::{CaptureUnreadable, FactContext, FactKind};
+    let none = SocketAddr::from(([0, 0, 0, 0], 0));
+    Fact {
+        ctx: FactContext {
+            ts,
+            session_key: "capture".into(),
+            session_id: "-".into(),
+            client: none,
+            server: none,
+            host: String::new(),
+            endpoint: String::new(),
+            era: Era::Unknown,
+            version: String::new(),
+            frames: vec![1],
+            crosses_gap: false,
+        },
+        kind: FactKind::CaptureUnreadable(CaptureUnreadable {
+            reason: reason.into(),
+            link_type: i64::from(lt.0),
+            link_type_name: lt.name().into(),
+            packets: i64::try_from(packets).unwrap_or(i64::MAX),
+        }),
     }
 }
 
@@ -516,7 +594,19 @@ impl fmt::Display for Summary {
         };
         writeln!(f, "mcptap summary")?;
         writeln!(f, "  packets:   {} ({} bytes captured){span}", self.packets, self.bytes)?;
-        let skipped: Vec<String> = self.skipped.iter().map(|(k, v)| format!("{v} {}", skip_name(*k))).collect();
+        let skipped: Vec<String> = self
+            .skipped
+            .iter()
+            .map(|(k, v)| match k {
+                // Which link types: the number and name say what the capture holds.
+                Skip::UnsupportedLinkType => {
+                    let lts: Vec<String> =
+                        self.link_types.iter().filter(|(lt, _)| !decode::supported(*lt)).map(|(lt, n)| format!("{} {}: {n}", lt.0, lt.name())).collect();
+                    format!("{v} {} ({})", skip_name(*k), lts.join(", "))
+                }
+                _ => format!("{v} {}", skip_name(*k)),
+            })
+            .collect();
         writeln!(
             f,
             "  decode:    {} TCP segments; skipped: {}",
@@ -570,11 +660,12 @@ impl fmt::Display for Summary {
         let eras: Vec<String> = m.sessions_by_era.iter().map(|(e, n)| format!("{n} {}", era_name(*e))).collect();
         writeln!(
             f,
-            "  mcp:       {total} sessions ({}), {} JSON-RPC messages, {} undecodable payloads, {} bodies over the cap",
+            "  mcp:       {} ({}), {}, {}, {} over the cap",
+            plural(total, "session"),
             if eras.is_empty() { "none".to_string() } else { eras.join(", ") },
-            m.jsonrpc_messages,
-            m.json_parse_errors,
-            m.bodies_over_cap
+            plural(m.jsonrpc_messages, "JSON-RPC message"),
+            plural(m.json_parse_errors, "undecodable payload"),
+            if m.bodies_over_cap == 1 { "1 body".to_string() } else { format!("{} bodies", m.bodies_over_cap) }
         )?;
         if m.session_cap_hits > 0 {
             writeln!(f, "  caps hit:  {} sessions evicted at the session cap", m.session_cap_hits)?;

@@ -12,25 +12,28 @@ use crate::tls::keylog::KeyLog;
 
 const EXAMPLES: &str = "\
 Examples:
-  mcptap -r capture.pcap                    incidents as CSV on standard output
-  mcptap -r capture.pcapng -o incidents.csv write the report to a file
-  mcptap -r rot-0.pcap -r rot-1.pcap        rotated files analysed as one capture
+  mcptap -r capture.pcap                      incidents as CSV on standard output
+  mcptap -r capture.pcapng -o incidents.csv   write the report to a file
+  mcptap -r rot-0.pcap -r rot-1.pcap          rotated files analysed as one capture
   tcpdump -i any -w - port 8000 | mcptap -r -
-  mcptap -r capture.pcap --rules ./my-rules  add or override rules by id
-  mcptap -r https.pcap --keylog keys.txt    decrypt TLS with an SSLKEYLOGFILE key log
-  mcptap rules                              list the loaded rules
-  mcptap rules --check ./my-rules           validate a rules folder
-  mcptap -r capture.pcap --format jsonl     JSON lines for a log shipper
+                                              a capture read from a pipe
+  mcptap -r capture.pcap --rules ./my-rules   add or override rules by id
+  mcptap -r https.pcap --keylog keys.txt      decrypt TLS with an SSLKEYLOGFILE key log
+  mcptap rules                                list the loaded rules
+  mcptap rules --check ./my-rules             validate a rules folder
+  mcptap -r capture.pcap --format jsonl       JSON lines for a log shipper
   mcptap -r capture.pcap --sessions s.csv --html report.html
-  mcptap -r capture.pcap --timeline SESSION_ID   one session's history
-  mcptap -r capture.pcap --fail-on high -q  CI gate: exit 1 on high or critical
-  mcptap -i eth0 tcp port 8000              live sensor (built with --features live; root or
-                                            CAP_NET_RAW+CAP_NET_ADMIN); rows appended as raised
-  mcptap -i any -w sensor.pcap -o inc.csv   also keep the packets, for `mcptap -r sensor.pcap`
-  mcptap -D                                 list the interfaces live capture can use
+                                              session inventory and HTML report too
+  mcptap -r capture.pcap --timeline SESSION_ID
+                                              one session's history
+  mcptap -r capture.pcap --fail-on high -q    CI gate: exit 1 on high or critical
+  mcptap -i eth0 tcp port 8000                live sensor (built with --features live; root or
+                                              CAP_NET_RAW+CAP_NET_ADMIN); rows appended as raised
+  mcptap -i any -w sensor.pcap -o inc.csv     also keep the packets, for `mcptap -r sensor.pcap`
+  mcptap -D                                   list the interfaces live capture can use
 
 Exit status: 0 success, 1 --fail-on found an incident at or above its severity, 2 usage or input error
-(bad file, bad rule).";
+(bad file, bad rule, an output that is an input, a capture with nothing mcptap can decode).";
 
 /// mcptap: find silent MCP transport degradation in captured traffic.
 #[derive(Debug, Parser)]
@@ -183,8 +186,13 @@ pub enum ConfigError {
     Rule(#[from] RuleError),
     #[error("{path}: cannot read key log: {source}")]
     KeyLog { path: String, source: std::io::Error },
-    #[error("mcptap was built without live capture; rebuild with --features live")]
+    #[error("{path}: not a key log: no secret line in it; expected NSS key log lines (SSLKEYLOGFILE) such as \
+             CLIENT_RANDOM <64 hex digits: client random> <96 hex digits: master secret>")]
+    KeyLogEmpty { path: String },
+    #[error("live capture (-i, -D) is not in this build; rebuild with --features live")]
     NoLiveSupport,
+    #[error("{0}")]
+    Path(#[from] crate::output::paths::PathError),
     #[error("a capture filter applies to live capture only: use -i IFACE, or filter the file with tcpdump -r FILE -w - EXPR | mcptap -r -")]
     FilterNeedsLive,
     #[error("-w needs live capture (-i IFACE)")]
@@ -231,12 +239,20 @@ impl Config {
             let (name, value) = l.split_once('=').ok_or_else(|| ConfigError::LimitSyntax(l.clone()))?;
             limits.set(name.trim(), value.trim()).map_err(ConfigError::Limit)?;
         }
+        check_paths(&args)?;
         let rules = load_rules(args.rules.as_deref())?;
         let mut keylog = KeyLog::new();
         let mut keylog_files = Vec::new();
         for p in &args.keylog {
             let text = std::fs::read(p).map_err(|source| ConfigError::KeyLog { path: p.display().to_string(), source })?;
+            let (good, bad) = (keylog.secret_lines + keylog.ignored_lines, keylog.malformed_lines);
             keylog.add_text(&text);
+            // A file with no well-formed secret line is not a key log (README.md given by mistake). Live,
+            // an empty file is fine: clients append to it as they connect.
+            let none_good = keylog.secret_lines + keylog.ignored_lines == good;
+            if none_good && (live.is_none() || keylog.malformed_lines > bad) {
+                return Err(ConfigError::KeyLogEmpty { path: p.display().to_string() });
+            }
             keylog_files.push((p.clone(), text.len() as u64));
         }
         Ok(Config {
@@ -253,6 +269,29 @@ impl Config {
             live,
         })
     }
+}
+
+/// Refuses, before anything is read or written, an output that is an input or two outputs on one file.
+fn check_paths(args: &Args) -> Result<(), ConfigError> {
+    use crate::output::paths::{check, Named};
+    let r = &args.report;
+    let outputs: Vec<Named<'_>> = [
+        ("-o", args.output.as_deref()),
+        ("--sessions", r.sessions.as_deref()),
+        ("--html", r.html.as_deref()),
+        ("--http-log", args.http_log.as_deref()),
+        ("-w", args.write.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| p.map(|path| Named { flag, path }))
+    .collect();
+    let inputs: Vec<Named<'_>> = args
+        .read
+        .iter()
+        .map(|p| Named { flag: "-r", path: p.as_path() })
+        .chain(args.keylog.iter().map(|p| Named { flag: "--keylog", path: p.as_path() }))
+        .collect();
+    Ok(check(&outputs, &inputs)?)
 }
 
 /// The live settings of `-i`, or an error for live-only flags without it (and for `-i` in a build
@@ -325,7 +364,7 @@ mod tests {
     fn interface_without_live_feature_says_how_to_rebuild() {
         let e = parse(&["mcptap", "-i", "lo"]).unwrap_err();
         assert!(matches!(e, ConfigError::NoLiveSupport));
-        assert_eq!(e.to_string(), "mcptap was built without live capture; rebuild with --features live");
+        assert_eq!(e.to_string(), "live capture (-i, -D) is not in this build; rebuild with --features live");
     }
 
     #[cfg(feature = "live")]
@@ -390,6 +429,50 @@ mod tests {
         assert!(Args::try_parse_from(["mcptap", "-r", "x", "--fail-on", "severe"]).is_err());
         assert!(Args::try_parse_from(["mcptap", "-r", "x", "--format", "xml"]).is_err());
         assert_eq!(parse(&["mcptap", "-r", "x"]).unwrap().report.format, crate::output::Format::Csv);
+    }
+
+    #[test]
+    fn key_log_without_a_secret_line_is_refused_naming_the_file() {
+        let d = std::env::temp_dir().join(format!("mcptap-cli-keylog-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let bad = d.join("notes.md");
+        std::fs::write(&bad, "# Notes\nnot a key log\n").unwrap();
+        let e = parse(&["mcptap", "-r", "x", "--keylog", bad.to_str().unwrap()]).unwrap_err();
+        assert!(matches!(e, ConfigError::KeyLogEmpty { .. }), "{e}");
+        let msg = e.to_string();
+        assert!(msg.starts_with(&format!("{}: not a key log", bad.display())) && msg.contains("CLIENT_RANDOM <64 hex digits"), "{msg}");
+        assert_eq!(msg.lines().count(), 1);
+        let empty = d.join("empty.keys");
+        std::fs::write(&empty, "").unwrap();
+        assert!(matches!(parse(&["mcptap", "-r", "x", "--keylog", empty.to_str().unwrap()]), Err(ConfigError::KeyLogEmpty { .. })));
+        // One good line among bad ones: accepted, the bad ones counted.
+        let mixed = d.join("mixed.keys");
+        let good = format!("CLIENT_RANDOM {} {}\n", "ab".repeat(32), "cd".repeat(48));
+        std::fs::write(&mixed, format!("garbage\n{good}also garbage\n")).unwrap();
+        let c = parse(&["mcptap", "-r", "x", "--keylog", mixed.to_str().unwrap()]).unwrap();
+        assert_eq!((c.keylog.secret_lines, c.keylog.malformed_lines), (1, 2));
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn fail_on_severity_ignores_case() {
+        let c = parse(&["mcptap", "-r", "x", "--fail-on", "HIGH"]).unwrap();
+        assert_eq!(c.report.fail_on, Some(crate::detect::Severity::High));
+    }
+
+    #[test]
+    fn examples_in_help_are_aligned() {
+        // Every description starts in the same column; a command too long for it has its description on
+        // the next line.
+        let cols: Vec<usize> = EXAMPLES
+            .lines()
+            .skip_while(|l| !l.starts_with("Examples:"))
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .filter_map(|l| l.find("   ").map(|i| i + l[i..].find(|c: char| c != ' ').unwrap_or(0)))
+            .collect();
+        assert!(cols.len() >= 10, "{cols:?}");
+        assert!(cols.iter().all(|c| *c == cols[0]), "description columns {cols:?}");
     }
 
     #[test]

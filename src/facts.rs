@@ -456,6 +456,18 @@ facts! {
         connections: Int,
         sni: Str,
     }
+
+    /// Nothing in the capture could be analysed: packets were read but none decoded to TCP over IP
+    /// (coverage notice, end of capture, once per run).
+    CaptureUnreadable "capture_unreadable" {
+        /// `unsupported link type` (no packet of a link type mcptap decodes) or `no TCP` (decodable link
+        /// type, but no TCP over IPv4/IPv6 in it).
+        reason: Str,
+        /// Link type of most packets (tcpdump.org LINKTYPE_ number) and its name.
+        link_type: Int,
+        link_type_name: Str,
+        packets: Int,
+    }
 }
 
 /// When the timed facts are due: the ages (seconds of capture time) that the loaded rules name as their

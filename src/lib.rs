@@ -40,10 +40,13 @@ pub enum RunError {
     #[error("{path}: cannot write report: {source}")]
     Output { path: String, source: std::io::Error },
     /// `--fail-on`: incidents at or above the severity were found (exit 1, after every report is written).
-    #[error("{count} incident(s) at or above severity {severity} (--fail-on {severity})")]
+    #[error("{} at or above severity {severity} (--fail-on {severity})", analyzer::plural(*count as u64, "incident"))]
     Gate { severity: &'static str, count: usize },
     #[error("--timeline {0}: no MCP session with this id in the capture")]
     NoSuchSession(String),
+    /// Packets were read but none decoded to TCP (exit 2, after the report with its CAPTURE-UNREADABLE row).
+    #[error("{inputs}: {message}")]
+    Unreadable { inputs: String, message: String },
 }
 
 impl RunError {
@@ -61,13 +64,33 @@ impl RunError {
 /// Runs an offline analysis as configured: reads every input, writes the CSV report, prints the summary.
 /// Incidents found before a fatal input error are still written before the error is returned.
 pub fn run(config: Config) -> Result<(), RunError> {
+    let clock = output::elapsed::Stopwatch::start();
     let report = &config.report;
-    // With --timeline and no -o, standard output carries the timeline, not the incident report.
-    let (out, out_name): (Box<dyn Write>, String) = match &config.output {
-        Some(p) => {
-            let f = File::create(p).map_err(|e| RunError::Output { path: p.display().to_string(), source: e })?;
-            (Box::new(BufWriter::new(f)), p.display().to_string())
+    // Every output is opened (not yet emptied) before the first packet is read: an unwritable path stops
+    // the run at once, and one that is an input was refused already (cli::check_paths).
+    let reader = CaptureReader::open(&config.inputs)?;
+    let named: Vec<output::paths::Named<'_>> = [
+        ("-o", config.output.as_deref()),
+        ("--sessions", report.sessions.as_deref()),
+        ("--html", report.html.as_deref()),
+        ("--http-log", config.http_log.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| p.map(|path| output::paths::Named { flag, path }))
+    .collect();
+    let mut files = output::paths::Opened::open(&named).map_err(|(p, e)| RunError::Output { path: p.display().to_string(), source: e })?;
+    let mut take = |flag: &str| -> Result<Option<(std::path::PathBuf, File)>, RunError> {
+        match files.take(flag) {
+            None => Ok(None),
+            Some(Ok(f)) => Ok(Some(f)),
+            Some(Err(e)) => Err(RunError::Output { path: flag.to_string(), source: e }),
         }
+    };
+    let sessions_file = take("--sessions")?;
+    let html_file = take("--html")?;
+    // With --timeline and no -o, standard output carries the timeline, not the incident report.
+    let (out, out_name): (Box<dyn Write>, String) = match take("-o")? {
+        Some((p, f)) => (Box::new(BufWriter::new(f)), p.display().to_string()),
         None if report.timeline.is_some() => (Box::new(std::io::sink()), "<none>".to_string()),
         None => (Box::new(BufWriter::new(std::io::stdout().lock())), "<stdout>".to_string()),
     };
@@ -77,7 +100,6 @@ pub fn run(config: Config) -> Result<(), RunError> {
         Format::Jsonl => Box::new(output::jsonl::JsonlSink::new(out, Mode::AtEnd).with_wireshark_filter(report.wireshark_filter)),
     };
     let mut sink = Collect::new(inner.as_mut());
-    let reader = CaptureReader::open(&config.inputs)?;
     let mut progress = output::progress::Progress::new(!config.quiet, reader.total_size());
     let mut front = analyzer::Front::new(config.limits.clone());
     let mut back = analyzer::Back::new(&config.limits, config.rules);
@@ -85,8 +107,7 @@ pub fn run(config: Config) -> Result<(), RunError> {
         back.enable_recorder(rc);
     }
     front.set_keylog(config.keylog);
-    if let Some(p) = &config.http_log {
-        let f = File::create(p).map_err(|e| RunError::Output { path: p.display().to_string(), source: e })?;
+    if let Some((_, f)) = take("--http-log")? {
         front.set_http_log(output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
     }
     let (front_result, sink_result) = if config.threads > 1 {
@@ -103,12 +124,16 @@ pub fn run(config: Config) -> Result<(), RunError> {
     let incidents = std::mem::take(&mut sink.incidents);
     drop(inner);
     let inputs: Vec<String> = config.inputs.iter().map(|p| p.display().to_string()).collect();
-    write_reports(report, &inputs, &summary, &incidents)?;
+    write_reports(report, &inputs, &summary, &incidents, sessions_file, html_file)?;
     if !config.quiet {
-        eprint!("{summary}");
+        eprint!("{summary}{}", clock.line(summary.bytes, summary.packets));
     }
     if let Some(e) = fatal {
         return Err(e.into());
+    }
+    // Said even with -q: an empty report must not pass for a clean capture.
+    if let Some(message) = summary.unreadable_message() {
+        return Err(RunError::Unreadable { inputs: inputs.join(", "), message });
     }
     if let Some(id) = &report.timeline {
         if !summary.sessions.iter().any(|r| &r.session_id == id) {
@@ -152,14 +177,19 @@ fn single_thread(
     (pipeline::FrontResult { summary, fatal, http_log }, result)
 }
 
-/// The reports written after the run: session inventory, timeline (standard output), HTML page.
-fn write_reports(report: &output::ReportArgs, inputs: &[String], summary: &analyzer::Summary, incidents: &[detect::Incident]) -> Result<(), RunError> {
-    let create = |p: &std::path::Path| {
-        File::create(p).map(BufWriter::new).map_err(|e| RunError::Output { path: p.display().to_string(), source: e })
-    };
-    if let Some(p) = &report.sessions {
+/// The reports written after the run: session inventory, timeline (standard output), HTML page, each
+/// into its file opened before the run.
+fn write_reports(
+    report: &output::ReportArgs,
+    inputs: &[String],
+    summary: &analyzer::Summary,
+    incidents: &[detect::Incident],
+    sessions_file: Option<(std::path::PathBuf, File)>,
+    html_file: Option<(std::path::PathBuf, File)>,
+) -> Result<(), RunError> {
+    if let Some((p, f)) = sessions_file {
         let err = |e: std::io::Error| RunError::Output { path: p.display().to_string(), source: e };
-        output::sessions::write(create(p)?, &summary.sessions, incidents).map_err(err)?;
+        output::sessions::write(BufWriter::new(f), &summary.sessions, incidents).map_err(err)?;
     }
     if let Some(id) = &report.timeline {
         let err = |e: std::io::Error| RunError::Output { path: "<stdout>".into(), source: e };
@@ -174,9 +204,9 @@ fn write_reports(report: &output::ReportArgs, inputs: &[String], summary: &analy
         }
         out.flush().map_err(err)?;
     }
-    if let Some(p) = &report.html {
+    if let Some((p, f)) = html_file {
         let err = |e: std::io::Error| RunError::Output { path: p.display().to_string(), source: e };
-        let mut f = create(p)?;
+        let mut f = BufWriter::new(f);
         f.write_all(output::html::render(inputs, summary, incidents, &summary.sessions).as_bytes()).map_err(err)?;
         f.flush().map_err(err)?;
     }

@@ -161,3 +161,134 @@ fn a_capture_error_on_two_threads_keeps_what_was_found_before_it() {
     assert!(stdout(&two).contains("MCP-SSE-DOWNGRADE"), "{}", stdout(&two));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+// See: issue 18 ("The first hour with mcptap").
+#[test]
+fn regression_an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let dir = Scratch::new("cli-overwrite");
+    let cap = dir.join("copy.pcap");
+    let original = std::fs::read(root().join("samples/downgrade.pcap")).unwrap();
+    std::fs::write(&cap, &original).unwrap();
+    let link = dir.join("hard-link.pcap");
+    std::fs::hard_link(&cap, &link).unwrap();
+    let keys = dir.join("k.keys");
+    std::fs::copy(root().join("samples/tls-12-aes128-downgrade.keys"), &keys).unwrap();
+    let key_text = std::fs::read(&keys).unwrap();
+    let c = cap.to_str().unwrap();
+    let k = keys.to_str().unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["-r", c, "-o", c],
+        vec!["-r", c, "--html", link.to_str().unwrap()],
+        vec!["-r", c, "--sessions", c],
+        vec!["-r", c, "--http-log", c],
+        vec!["-r", c, "--keylog", k, "-o", k],
+    ];
+    for args in cases {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
+        assert!(e.contains("refusing to write the") && e.contains("over an input"), "{args:?}: {e}");
+        assert_eq!(std::fs::read(&cap).unwrap(), original, "{args:?}: the capture was changed");
+    }
+    assert_eq!(std::fs::read(&keys).unwrap(), key_text, "the key log was changed");
+}
+
+#[test]
+fn every_output_path_is_checked_before_the_first_packet() {
+    let dir = Scratch::new("cli-outputs-first");
+    let out = dir.join("out.csv");
+    for flag in ["--html", "--sessions", "--http-log"] {
+        let bad = dir.join("no-such-dir/report");
+        let o = run(&["-r", "samples/downgrade.pcap", "-o", out.to_str().unwrap(), flag, bad.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        let e = stderr(&o);
+        // One line naming the path, and no summary: nothing was analysed, and -o was not even created.
+        assert_eq!(e.lines().count(), 1, "{flag}: {e}");
+        assert!(e.starts_with(&format!("mcptap: {}:", bad.display())), "{flag}: {e}");
+        assert!(!out.exists(), "{flag}: -o was written before the failing output was checked");
+    }
+}
+
+#[test]
+fn key_log_with_no_secret_is_an_error_and_bad_lines_are_counted() {
+    let o = run(&["-r", "samples/tls-12-aes128-downgrade.pcap", "--keylog", "README.md"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.starts_with("mcptap: README.md: not a key log") && e.contains("CLIENT_RANDOM <64 hex digits"), "{e}");
+    let dir = Scratch::new("cli-keylog");
+    let mixed = dir.join("mixed.keys");
+    let good = std::fs::read_to_string(root().join("samples/tls-12-aes128-downgrade.keys")).unwrap();
+    std::fs::write(&mixed, format!("this is not a key line\n{good}CLIENT_RANDOM zz zz\n")).unwrap();
+    let o = run(&["-r", "samples/tls-12-aes128-downgrade.pcap", "--keylog", mixed.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains(", 2 malformed lines"), "{}", stderr(&o));
+}
+
+#[test]
+fn usage_errors_are_one_line_with_a_hint() {
+    for args in [vec!["-r", "x", "--no-such-flag"], vec!["-r", "x", "--fail-on", "severe"], vec!["rules", "--bogus"], vec!["-r"]] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
+        assert!(e.starts_with("mcptap: ") && e.trim_end().ends_with("see mcptap --help"), "{args:?}: {e}");
+        assert!(!e.contains("error:"), "{args:?}: {e}");
+    }
+}
+
+#[test]
+fn fail_on_accepts_any_case() {
+    let o = run(&["-r", "samples/downgrade.pcap", "-q", "--fail-on", "HIGH"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stderr(&o).trim_end(), "mcptap: 1 incident at or above severity high (--fail-on high)");
+}
+
+#[test]
+fn rules_table_columns_line_up_with_long_sources() {
+    let dir = Scratch::new("cli-rules-table-with-a-rather-long-directory-name");
+    let text = std::fs::read_to_string(root().join("rules/MCP-SSE-DOWNGRADE.toml")).unwrap();
+    std::fs::write(dir.join("a-long-rule-file-name.toml"), text).unwrap();
+    let o = run(&["rules", "--rules", dir.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("a-long-rule-file-name.toml"), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let header = lines[0];
+    let at = header.find("summary").unwrap();
+    for l in &lines[1..] {
+        // The summary column starts where its header does, on every row.
+        assert!(l.len() > at && l.as_bytes()[at - 1] == b' ' && l.as_bytes()[at] != b' ', "misaligned:\n{header}\n{l}");
+    }
+}
+
+#[test]
+fn no_live_support_message_does_not_repeat_the_program_name() {
+    if cfg!(feature = "live") {
+        return;
+    }
+    let o = run(&["-i", "lo"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).trim_end(), "mcptap: live capture (-i, -D) is not in this build; rebuild with --features live");
+}
+
+#[test]
+fn summary_says_one_session_and_the_wall_time() {
+    let o = run(&["-r", "samples/downgrade.pcap"]);
+    let raw = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(raw.contains("  mcp:       1 session (1 streamable-2025)"), "{raw}");
+    let elapsed = raw.lines().find(|l| l.starts_with("  elapsed:   ")).unwrap_or_else(|| panic!("no elapsed line:\n{raw}"));
+    assert!(elapsed.contains(" wall time"), "{elapsed}");
+    // The reports never carry it: two runs give byte-identical CSV.
+    assert_eq!(stdout(&o), stdout(&run(&["-r", "samples/downgrade.pcap"])));
+}
+
+#[test]
+fn timeline_dash_selects_the_sessions_without_an_id() {
+    let o = run(&["-r", "samples/ok-stateless.pcap", "-q", "--timeline", "-"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("session -  server "), "{out}");
+    assert!(out.contains("-> POST /mcp"), "{out}");
+}

@@ -12,11 +12,6 @@ fn csv_of(sample: &str, extra: &[&str]) -> Vec<Vec<String>> {
     csv_rows(&stdout(&o))
 }
 
-fn tmp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcptap-reports-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
 
 #[test]
 fn jsonl_has_the_csv_fields_in_order_for_every_sample() {
@@ -76,7 +71,8 @@ fn wireshark_filter_column_matches_frames_in_csv_and_jsonl() {
 
 #[test]
 fn sessions_inventory_lists_each_session_with_counters_and_incidents() {
-    let path = tmp("downgrade-sessions.csv");
+    let path_dir = Scratch::new("reports-downgrade-sessions.csv");
+    let path = path_dir.join("downgrade-sessions.csv");
     let csv = csv_of("samples/downgrade.pcap", &["--sessions", path.to_str().unwrap()]);
     let inv = csv_rows(&std::fs::read_to_string(&path).unwrap());
     let h = &inv[0];
@@ -98,7 +94,8 @@ fn sessions_inventory_lists_each_session_with_counters_and_incidents() {
     assert!(row[col("first_seen")] <= row[col("last_seen")]);
 
     // Deterministic, ordered by first_seen; a clean capture lists sessions with no incidents.
-    let path2 = tmp("clean-sessions.csv");
+    let path2_dir = Scratch::new("reports-clean-sessions.csv");
+    let path2 = path2_dir.join("clean-sessions.csv");
     csv_of("samples/sse-ids-clean.pcap", &["--sessions", path2.to_str().unwrap()]);
     let a = std::fs::read_to_string(&path2).unwrap();
     csv_of("samples/sse-ids-clean.pcap", &["--sessions", path2.to_str().unwrap()]);
@@ -113,7 +110,8 @@ fn sessions_inventory_lists_each_session_with_counters_and_incidents() {
 
 #[test]
 fn sessions_inventory_counts_fallbacks() {
-    let path = tmp("fallback-sessions.csv");
+    let path_dir = Scratch::new("reports-fallback-sessions.csv");
+    let path = path_dir.join("fallback-sessions.csv");
     csv_of("samples/inc-legacy-fallback.pcap", &["--sessions", path.to_str().unwrap()]);
     let inv = csv_rows(&std::fs::read_to_string(&path).unwrap());
     let col = inv[0].iter().position(|c| c == "fallbacks").unwrap();
@@ -141,7 +139,8 @@ fn timeline_shows_the_downgrade_moment() {
     assert!(text.contains("-> POST /mcp  initialize"), "{text}");
     assert!(text.contains("sse id=-"), "{text}");
     // With -o the CSV still goes to the file.
-    let path = tmp("timeline.csv");
+    let path_dir = Scratch::new("reports-timeline.csv");
+    let path = path_dir.join("timeline.csv");
     let o = run(&["-r", "samples/downgrade.pcap", "-q", "--timeline", &sid, "-o", path.to_str().unwrap()]);
     assert!(o.status.success());
     assert_eq!(stdout(&o), text);
@@ -184,7 +183,8 @@ fn no_progress_bar_when_stderr_is_not_a_terminal() {
 
 #[test]
 fn html_report_is_self_contained_and_lists_incidents() {
-    let path = tmp("downgrade.html");
+    let path_dir = Scratch::new("reports-downgrade.html");
+    let path = path_dir.join("downgrade.html");
     let o = run(&["-r", "samples/downgrade.pcap", "-q", "--html", path.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let page = std::fs::read_to_string(&path).unwrap();

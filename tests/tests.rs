@@ -16,7 +16,7 @@ mod rules;
 mod ecosystem;
 // Reports people act on: JSON lines, Wireshark filters, session inventory, timeline, CI gate.
 mod reports;
-// The HTML report in headless Chromium (skipped when Chromium is not installed).
+// The HTML report in headless Chromium (ignored, with the reason, when Chromium is not on PATH).
 mod html;
 // TLS samples: decryption gives what the plaintext twin gives, tshark agrees, missing keys are reported.
 mod tls;
@@ -24,12 +24,18 @@ mod tls;
 mod pcapedit;
 // Damaged captures: impaired paths, midstream starts, snap-length cuts.
 mod damage;
-// The HTTP transactions mcptap reassembles against tshark's (skipped without tshark).
+// The HTTP transactions mcptap reassembles against tshark's (ignored, with the reason, without tshark).
 mod tshark;
 // Real SDK traffic through an impaired path reports what its clean twin reports.
 mod impaired;
 // Damaged files, broken pipes, whole CSV rows, no wall clock in src/ (docs/robustness.md).
 mod robust;
+// Captures with nothing mcptap can analyse: said in one line, exit 2, a coverage row.
+mod unreadable;
+// The stated minimum Rust covers every locked dependency.
+mod msrv;
+// The suite itself: tests needing external tools are ignored with the reason, never silently passed.
+mod honest;
 // Adversarial traffic against the caps, with a downgrade session that must still be found.
 mod adversarial;
 // Live capture on loopback with real SDK traffic (needs the `live` feature, root and the samples venv).

@@ -1147,7 +1147,7 @@ fn check_block_len(block_type: u32, len: u32) -> Result<(), Corruption> {
             min,
         });
     }
-    if len % 4 != 0 {
+    if !len.is_multiple_of(4) {
         return Err(Corruption::BlockLenUnaligned { len });
     }
     if us(len) > MAX_RECORD_LEN {

@@ -21,6 +21,46 @@ impl LinkType {
     pub const IPV4: LinkType = LinkType(228);
     pub const IPV6: LinkType = LinkType(229);
     pub const LINUX_SLL2: LinkType = LinkType(276);
+
+    /// The `LINKTYPE_` name (without the prefix) of the link types people meet in captures, from
+    /// <https://www.tcpdump.org/linktypes.html>; `unknown` for the rest (the number is always shown too).
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            0 => "NULL",
+            1 => "ETHERNET",
+            6 => "IEEE802_5",
+            8 => "SLIP",
+            9 => "PPP",
+            10 => "FDDI",
+            50 => "PPP_HDLC",
+            51 => "PPP_ETHER",
+            101 => "RAW",
+            104 => "C_HDLC",
+            105 => "IEEE802_11",
+            107 => "FRELAY",
+            108 => "LOOP",
+            113 => "LINUX_SLL",
+            119 => "IEEE802_11_PRISM",
+            127 => "IEEE802_11_RADIOTAP",
+            147..=162 => "USER",
+            163 => "IEEE802_11_AVS",
+            187 => "BLUETOOTH_HCI_H4",
+            189 => "USB_LINUX",
+            192 => "PPI",
+            195 => "IEEE802_15_4_WITHFCS",
+            201 => "BLUETOOTH_HCI_H4_WITH_PHDR",
+            215 => "IEEE802_15_4_NONASK_PHY",
+            220 => "USB_LINUX_MMAPPED",
+            228 => "IPV4",
+            229 => "IPV6",
+            249 => "USBPCAP",
+            251 => "BLUETOOTH_LE_LL",
+            253 => "NETLINK",
+            256 => "BLUETOOTH_LE_LL_WITH_PHDR",
+            276 => "LINUX_SLL2",
+            _ => "unknown",
+        }
+    }
 }
 
 /// One captured packet, borrowing the reader's buffer (zero copy).

@@ -69,6 +69,14 @@ pub enum Skip {
     Fragment,
 }
 
+/// Whether `decode` knows the link type (every other one is `Skip::UnsupportedLinkType`).
+pub fn supported(lt: LinkType) -> bool {
+    matches!(
+        lt,
+        LinkType::ETHERNET | LinkType::LINUX_SLL | LinkType::LINUX_SLL2 | LinkType::RAW | LinkType::IPV4 | LinkType::IPV6 | LinkType::NULL | LinkType::LOOP
+    )
+}
+
 /// Slices one packet down to its TCP segment. Never panics on any input (see the proptests below).
 pub fn decode<'a>(pkt: &RawPacket<'a>) -> Result<TcpSegment<'a>, Skip> {
     let data = pkt.data;
@@ -641,6 +649,14 @@ mod tests {
         let mut lldp = cat(&[&ETH_IPV4, &[0u8; 30]]);
         lldp[12..14].copy_from_slice(&[0x88, 0xcc]);
         assert_eq!(dec(LinkType::ETHERNET, &lldp).unwrap_err(), Skip::NotTcp);
+    }
+
+    #[test]
+    fn supported_agrees_with_decode() {
+        for lt in (0..300).map(LinkType) {
+            let unsupported = matches!(dec(lt, &[0u8; 64]), Err(Skip::UnsupportedLinkType));
+            assert_eq!(supported(lt), !unsupported, "link type {}", lt.0);
+        }
     }
 
     #[test]

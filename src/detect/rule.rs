@@ -31,8 +31,9 @@ impl Severity {
         }
     }
 
+    /// Case-insensitive (`HIGH`, `High`, `high`), as users type them on a command line.
     pub fn parse(s: &str) -> Option<Severity> {
-        Some(match s {
+        Some(match s.to_ascii_lowercase().as_str() {
             "info" => Severity::Info,
             "low" => Severity::Low,
             "medium" => Severity::Medium,
@@ -159,12 +160,22 @@ pub struct Rule {
 }
 
 /// Why a rule failed to load: names the file, the rule id when known, and the offending text.
+/// Printed `FILE: rule ID: what`, or `FILE: what` when no id is known (`-` or `?`: the file did not
+/// parse, or could not be read), so the user never sees a placeholder id.
 #[derive(Debug, thiserror::Error)]
-#[error("{source_name}: rule {id}: {message}")]
 pub struct RuleError {
     pub source_name: String,
     pub id: String,
     pub message: String,
+}
+
+impl std::fmt::Display for RuleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.id.as_str() {
+            "" | "-" | "?" => write!(f, "{}: {}", self.source_name, self.message),
+            id => write!(f, "{}: rule {id}: {}", self.source_name, self.message),
+        }
+    }
 }
 
 impl RuleText {
@@ -437,6 +448,23 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;
     use crate::facts::{FactContext, FactKind, ResponseShift};
+
+    #[test]
+    fn severity_parse_ignores_case() {
+        assert_eq!(Severity::parse("HIGH"), Some(Severity::High));
+        assert_eq!(Severity::parse("Critical"), Some(Severity::Critical));
+        assert_eq!(Severity::parse("severe"), None);
+    }
+
+    #[test]
+    fn rule_error_without_an_id_shows_no_placeholder() {
+        let e = RuleText::parse("x.toml", "not toml [").err().unwrap();
+        assert!(e.to_string().starts_with("x.toml: not a valid rule file:"), "{e}");
+        let e = RuleError { source_name: "y.toml".into(), id: "-".into(), message: "cannot read: gone".into() };
+        assert_eq!(e.to_string(), "y.toml: cannot read: gone");
+        let e = RuleError { source_name: "y.toml".into(), id: "R-1".into(), message: "bad".into() };
+        assert_eq!(e.to_string(), "y.toml: rule R-1: bad");
+    }
 
     const GOOD: &str = r#"
 id = "T-1"

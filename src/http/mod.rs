@@ -2163,7 +2163,7 @@ mod bench {
 
     /// Large JSON response bodies (Content-Length), 1448-byte segments.
     #[test]
-    #[ignore]
+    #[ignore = "benchmark, not a check: cargo test --release bench_ -- --ignored --nocapture"]
     fn bench_json_body() {
         let body = vec![b'x'; 1 << 20];
         let mut resp =
@@ -2175,14 +2175,14 @@ mod bench {
 
     /// Chunked SSE: ~200-byte events, one chunk each.
     #[test]
-    #[ignore]
+    #[ignore = "benchmark, not a check: cargo test --release bench_ -- --ignored --nocapture"]
     fn bench_sse() {
         measure("sse chunked 4096 events", Direction::ToClient, b"GET / HTTP/1.1\r\n\r\n", &sse_stream(), 1448);
     }
 
     /// Small keep-alive requests: head-dominated.
     #[test]
-    #[ignore]
+    #[ignore = "benchmark, not a check: cargo test --release bench_ -- --ignored --nocapture"]
     fn bench_small_posts() {
         measure("keep-alive small POSTs", Direction::ToServer, b"", &post_stream(), 1448);
     }

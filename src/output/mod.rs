@@ -6,8 +6,10 @@
 //! clap group, `ReportArgs`, so the command line gains them without `cli.rs` knowing each one.
 
 pub mod csv;
+pub mod elapsed;
 pub mod html;
 pub mod jsonl;
+pub mod paths;
 pub mod progress;
 pub mod sessions;
 pub mod timeline;

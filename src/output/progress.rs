@@ -49,7 +49,7 @@ impl Progress {
     pub fn tick(&mut self, stats: impl FnOnce() -> (u64, usize, usize)) {
         let Some(bar) = &self.bar else { return };
         self.packets += 1;
-        if self.packets % TICK_PACKETS != 0 {
+        if !self.packets.is_multiple_of(TICK_PACKETS) {
             return;
         }
         let (bytes, sessions, incidents) = stats();

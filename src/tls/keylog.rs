@@ -104,7 +104,7 @@ impl KeyLog {
 }
 
 fn unhex(s: &[u8]) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     s.chunks_exact(2)
