@@ -41,6 +41,7 @@
 
 pub mod body;
 pub mod chunked;
+pub mod coding;
 pub mod head;
 pub mod sse;
 
