@@ -35,6 +35,7 @@ impl McpTracker {
             shift: None,
             init_requested: None,
             auth_challenge: head.headers.get("www-authenticate").is_some(),
+            undecoded: false,
         };
         let sse = media.as_deref() == Some("text/event-stream");
         if sse {
@@ -261,7 +262,9 @@ impl McpTracker {
         s.last_seen = s.last_seen.max(ts);
         let ctx = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
 
-        if let Some(st) = resp.stream.as_mut() {
+        // An undecodable SSE body is not a stream without events or ids: nothing is judged on it (the
+        // coverage notice CAPTURE-BODY-UNDECODED says it was not seen).
+        if let Some(st) = resp.stream.as_mut().filter(|_| !resp.undecoded) {
             st.end(ts);
             if let Some(p) = resp.shift.take() {
                 let f = p.fact.frame as u64;
@@ -336,7 +339,12 @@ impl McpTracker {
         }
 
         if resp.status >= 400 {
-            let (kind, code, rpc_id, message) = classify_error_body(&media, &body, parsed.as_deref());
+            let (kind, code, rpc_id, message) = if resp.undecoded {
+                // Not an empty or bare body: one that could not be read.
+                ("undecoded", 0, String::new(), String::new())
+            } else {
+                classify_error_body(&media, &body, parsed.as_deref())
+            };
             let mentions_session = {
                 let m = message.to_ascii_lowercase();
                 m.contains("session") && (m.contains("not found") || m.contains("unknown") || m.contains("expired") || m.contains("invalid") || m.contains("terminated") || m.contains("no valid"))
