@@ -1,5 +1,5 @@
 //! Compressed bodies (`samples/gen/capture_compressed.sh`): real SDK sessions behind nginx with `gzip on`
-//! and behind a br / zstd compressing gateway must report what their uncompressed twins, captured the
+//! and behind a br compressing gateway must report what their uncompressed twins, captured the
 //! same way, report: the same incidents (rule, severity, session, evidence apart from frame numbers) and
 //! the same HTTP and MCP counts. Then damage: a corrupt gzip body and an unknown coding in a real capture
 //! add a CAPTURE-BODY-UNDECODED row each, and nothing else changes.
@@ -9,12 +9,13 @@ use crate::impaired::incidents;
 use crate::pcapedit::{scratch, Pcap};
 
 /// (compressed capture, uncompressed twin, the coding the compressed one must show)
-const TWINS: [(&str, &str, &str); 5] = [
+/// (`zstd-downgrade.pcap` is not a twin: the pinned SDK client's httpx2 does not decode zstd and fails
+/// after `initialize`; that capture only shows mcptap decoding zstd on the wire, pinned by its golden.)
+const TWINS: [(&str, &str, &str); 4] = [
     ("nginx-gzip-json-clean.pcap", "nginx-plain-json-clean.pcap", "gzip"),
     ("nginx-gzip-sse-ids.pcap", "nginx-plain-sse-ids.pcap", "gzip"),
     ("nginx-gzip-downgrade.pcap", "nginx-plain-downgrade.pcap", "gzip"),
     ("br-downgrade.pcap", "identity-downgrade.pcap", "br"),
-    ("zstd-downgrade.pcap", "identity-downgrade.pcap", "zstd"),
 ];
 
 fn analyse(path: &str) -> (String, String) {
@@ -42,7 +43,7 @@ fn codings(path: &str) -> Vec<(String, String)> {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = std::fs::read_to_string(&log).unwrap();
     std::fs::remove_dir_all(&dir).ok();
-    text.lines().skip(1).map(|l| l.split('\t').collect::<Vec<_>>()).map(|c| (c[12].to_string(), c[13].to_string())).collect()
+    text.lines().skip(1).map(|l| l.split('\t').collect::<Vec<_>>()).map(|c| (c[11].to_string(), c[12].to_string())).collect()
 }
 
 #[test]
@@ -104,6 +105,6 @@ fn corrupt_and_unknown_codings_add_one_notice_each_and_nothing_else() {
     assert!(notices.iter().all(|r| r[3] == "info"), "{damaged}");
     assert!(sum.contains("1 corrupt stream") && sum.contains("1 unknown coding"), "{sum}");
     // Everything else as before.
-    let others = |csv: &str| incidents(csv).into_iter().filter(|r| r[0] != "CAPTURE-BODY-UNDECODED").collect::<Vec<_>>();
+    let others = |csv: &str| incidents(&csv.lines().filter(|l| !l.contains(",CAPTURE-BODY-UNDECODED,")).collect::<Vec<_>>().join("\n"));
     assert_eq!(others(&damaged), others(&clean), "{damaged}\n{clean}");
 }

@@ -117,7 +117,7 @@ run() {
     br-downgrade)           capture br-downgrade.pcap           18407 -- $(gateway 18407 --coding br --json-first 3) -- ;;
     zstd-downgrade)         capture zstd-downgrade.pcap         18408 -- $(gateway 18408 --coding zstd --json-first 3) -- ;;
     identity-downgrade)     capture identity-downgrade.pcap     18409 -- $(gateway 18409 --coding identity --json-first 3) -- ;;
-    body-undecoded)         capture body-undecoded.pcap         18410 -- $(gateway 18410 --coding gzip --unknown-after 5 --corrupt-after 4) -- ;;
+    body-undecoded)         capture body-undecoded.pcap         18410 -- $(gateway 18410 --coding gzip --unknown-at 4 --corrupt-at 5) -- ;;
     *) echo "unknown capture $1" >&2; exit 1 ;;
     esac
     check "$1.pcap" -

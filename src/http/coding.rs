@@ -359,6 +359,11 @@ impl Stage {
     }
 }
 
+/// The little-endian u32 at `at` (0 if the bytes are not there: callers check lengths first).
+fn le32(b: &[u8], at: usize) -> u32 {
+    b.get(at..at.saturating_add(4)).and_then(|s| <[u8; 4]>::try_from(s).ok()).map_or(0, u32::from_le_bytes)
+}
+
 /// Runs a flate2 decompressor once: (consumed, produced, stream ended).
 fn inflate(d: &mut Decompress, input: &[u8], out: &mut [u8]) -> Result<(usize, usize, bool), Undecoded> {
     let (in0, out0) = (d.total_in(), d.total_out());
@@ -533,7 +538,7 @@ mod gzip {
                     self.have += n;
                     if self.have == 10 {
                         // ID1 ID2 = 1f 8b, CM = 8 (deflate), reserved flag bits zero.
-                        if self.head[..3] != [0x1f, 0x8b, 8] || self.flags() & 0xe0 != 0 {
+                        if self.head.get(..3) != Some(&[0x1f, 0x8b, 8][..]) || self.flags() & 0xe0 != 0 {
                             return Err(Undecoded::Corrupt);
                         }
                         self.state = self.next_after(0);
@@ -582,8 +587,8 @@ mod gzip {
                     }
                     self.have += n;
                     if self.have == 8 {
-                        let crc = u32::from_le_bytes([self.trailer[0], self.trailer[1], self.trailer[2], self.trailer[3]]);
-                        let isize = u32::from_le_bytes([self.trailer[4], self.trailer[5], self.trailer[6], self.trailer[7]]);
+                        let crc = le32(&self.trailer, 0);
+                        let isize = le32(&self.trailer, 4);
                         if crc != self.crc.sum() || isize != self.crc.amount() {
                             return Err(Undecoded::Corrupt);
                         }
@@ -750,11 +755,11 @@ mod zstd {
                     if self.buf.len() < 5 {
                         return Ok((n, 0));
                     }
-                    let magic = u32::from_le_bytes([self.buf[0], self.buf[1], self.buf[2], self.buf[3]]);
+                    let magic = le32(&self.buf, 0);
                     if magic & 0xFFFF_FFF0 == 0x184D_2A50 {
                         n += self.collect(input.get(n..).unwrap_or_default(), 8);
                         if self.buf.len() == 8 {
-                            let len = u32::from_le_bytes([self.buf[4], self.buf[5], self.buf[6], self.buf[7]]);
+                            let len = le32(&self.buf, 4);
                             self.buf.clear();
                             self.state = ZState::Skip(u64::from(len));
                         }
@@ -796,7 +801,7 @@ mod zstd {
                     if self.buf.len() < 3 {
                         return Ok((n, 0));
                     }
-                    let h = u32::from(self.buf[0]) | u32::from(self.buf[1]) << 8 | u32::from(self.buf[2]) << 16;
+                    let h = self.buf.get(..3).unwrap_or_default().iter().rev().fold(0u32, |a, &x| a << 8 | u32::from(x));
                     let last = h & 1 != 0;
                     let size = (h >> 3) as usize;
                     let content = match (h >> 1) & 3 {
@@ -828,7 +833,7 @@ mod zstd {
                 ZState::Checksum => {
                     let n = self.collect(input, 4);
                     if self.buf.len() == 4 {
-                        self.expected = Some(u32::from_le_bytes([self.buf[0], self.buf[1], self.buf[2], self.buf[3]]));
+                        self.expected = Some(le32(&self.buf, 0));
                         self.buf.clear();
                         self.state = ZState::Drain;
                     }
@@ -951,7 +956,7 @@ mod tests {
     fn coding_unknown_and_too_deep_are_refused_before_any_byte() {
         let c = BodyCodings::from_headers(&headers("compress")).unwrap();
         assert_eq!(c.decoder().failed(), Some(Undecoded::UnknownCoding));
-        let deep = vec!["gzip"; MAX_CODINGS + 1].join(", ");
+        let deep = ["gzip"; MAX_CODINGS + 1].join(", ");
         assert_eq!(BodyCodings::from_headers(&headers(&deep)).unwrap().decoder().failed(), Some(Undecoded::TooManyCodings));
     }
 
@@ -1013,7 +1018,7 @@ mod tests {
         for _ in 0..MAX_CODINGS {
             ten = gzip(&ten);
         }
-        let list = vec!["gzip"; MAX_CODINGS].join(",");
+        let list = ["gzip"; MAX_CODINGS].join(",");
         for step in [1, 7, ten.len()] {
             assert_eq!(decode_with(&list, &ten, step, u64::MAX), (TEXT.to_vec(), None));
         }

@@ -2,7 +2,7 @@
 compresses response bodies itself, for the br and zstd samples (nginx from Debian has only gzip).
 
     compress_gateway.py --port N --coding br|zstd|gzip|identity [--json-first N] [--event-store]
-                        [--unknown-after K] [--corrupt-after K]
+                        [--unknown-at K] [--corrupt-at K]
 
 It is not an SDK component: it stands for a server or proxy that offers those codings. Every response
 with a body is compressed with the chosen coding (`Content-Encoding` set, `Content-Length` dropped,
@@ -12,9 +12,9 @@ and flushed at once, so SSE events leave as they are produced. `identity` passes
 uncompressed twin captured the same way).
 
 For the coverage-notice sample, two deliberately broken modes (a broken server, named as such):
---unknown-after K labels the K-th and later POST responses `Content-Encoding: x-mcptap-unknown` (body
-unchanged: clients that do not know a coding pass it through); --corrupt-after K flips one byte inside the
-compressed data of the K-th POST response only.
+--unknown-at K labels the K-th POST response `Content-Encoding: x-mcptap-unknown` (body unchanged:
+clients that do not know a coding pass it through); --corrupt-at K flips one byte inside the compressed
+data of the K-th POST response (the client fails on it).
 """
 import argparse
 import os
@@ -73,7 +73,7 @@ class CompressGateway:
         if scope["method"] == "POST":
             self.posts += 1
             post_no = self.posts
-        unknown = self.unknown_after and post_no >= self.unknown_after
+        unknown = self.unknown_after and post_no == self.unknown_after
         corrupt = self.corrupt_after and post_no == self.corrupt_after
         comp = Compressor("identity" if unknown else self.coding)
         state = {"compress": False, "corrupted": False}
@@ -112,8 +112,8 @@ def main() -> None:
     p.add_argument("--coding", choices=["br", "zstd", "gzip", "identity"], required=True)
     p.add_argument("--json-first", type=int, default=0)
     p.add_argument("--event-store", action="store_true")
-    p.add_argument("--unknown-after", type=int, default=0)
-    p.add_argument("--corrupt-after", type=int, default=0)
+    p.add_argument("--unknown-at", type=int, default=0)
+    p.add_argument("--corrupt-at", type=int, default=0)
     a = p.parse_args()
     import uvicorn
     import mcp_sample
@@ -128,7 +128,7 @@ def main() -> None:
     )
     if a.json_first:
         app = mcp_sample.JsonFirstGateway(app, a.json_first)
-    app = CompressGateway(app, a.coding, a.unknown_after, a.corrupt_after)
+    app = CompressGateway(app, a.coding, a.unknown_at, a.corrupt_at)
     uvicorn.run(app, host=mcp_sample.HOST, port=a.port, log_level="warning", lifespan="on")
 
 
