@@ -4,7 +4,7 @@
 # from them; reassembly gets the TCP segments of each Ethernet sample in its own input format. Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")"
-for t in capture analyzer decode reassembly http sse jsonrpc; do mkdir -p "corpus/$t"; done
+for t in capture analyzer decode reassembly http sse jsonrpc coding; do mkdir -p "corpus/$t"; done
 for f in ../samples/*.pcap ../samples/*.pcapng; do
   b=$(basename "$f")
   cp "$f" "corpus/capture/$b"
@@ -88,6 +88,19 @@ for f in sorted(glob.glob('../samples/*.pcap')):
         made += 1
 print(f'seeded {made} reassembly files')
 PY
-for t in capture analyzer decode reassembly http sse jsonrpc; do
+# coding: gzip (pick 0), zlib and raw deflate (pick 2) of SSE text and JSON, piece sizes 1, 7 and 255.
+python3 - <<'PY'
+import zlib
+texts = [b'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n', b'{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}']
+for i, t in enumerate(texts):
+    g = zlib.compressobj(6, zlib.DEFLATED, 31); gz = g.compress(t) + g.flush()
+    z = zlib.compress(t)
+    r = zlib.compressobj(6, zlib.DEFLATED, -15); raw = r.compress(t) + r.flush()
+    for split in (1, 7, 255):
+        open(f'corpus/coding/gzip-{i}-{split}', 'wb').write(bytes([0, split]) + gz)
+        open(f'corpus/coding/zlib-{i}-{split}', 'wb').write(bytes([2, split]) + z)
+        open(f'corpus/coding/raw-{i}-{split}', 'wb').write(bytes([2, split]) + raw)
+PY
+for t in capture analyzer decode reassembly http sse jsonrpc coding; do
   echo "$t: $(ls "corpus/$t" | wc -l) seeds"
 done

@@ -31,12 +31,31 @@ pub struct HttpCounters {
     /// most [`MAX_CONTENT_TYPES`] distinct names are kept; the rest are counted under `other` so a hostile
     /// capture cannot grow the map.
     pub responses_by_type: BTreeMap<String, u64>,
+    /// Messages (requests and responses) with a Content-Encoding or a transfer coding other than
+    /// chunked, by coding list as written (`gzip`, `br, gzip`); at most [`MAX_CONTENT_TYPES`] names, the
+    /// rest under `other`.
+    pub coded: BTreeMap<String, u64>,
+    /// Bodies whose codings could not be undone, by reason (`http::coding::Undecoded`); the cap reasons
+    /// are the decoded-bytes limits being hit.
+    pub undecoded: BTreeMap<&'static str, u64>,
 }
 
 /// Distinct media types counted by name in [`HttpCounters::responses_by_type`].
 pub const MAX_CONTENT_TYPES: usize = 16;
 
 impl HttpCounters {
+    fn count_coding(&mut self, headers: &crate::http::Headers) {
+        let Some(c) = crate::http::coding::BodyCodings::from_headers(headers) else { return };
+        if let Some(n) = self.coded.get_mut(&c.names) {
+            *n += 1;
+        } else if self.coded.len() < MAX_CONTENT_TYPES {
+            // ALLOC: one name per distinct coding list, at most MAX_CONTENT_TYPES.
+            self.coded.insert(c.names, 1);
+        } else {
+            *self.coded.entry("other".to_string()).or_default() += 1;
+        }
+    }
+
     fn count_response(&mut self, headers: &crate::http::Headers) {
         let name = headers.get("content-type").map(|v| v.split(';').next().unwrap_or_default().trim());
         let name = match name {
@@ -566,10 +585,17 @@ fn deliver_cmd<F: FnMut(Cmd<'_>)>(conn: ConnId, hev: HttpEvent<'_>, counters: &m
         l.http(conn, &hev);
     }
     match &hev {
-        HttpEvent::Request { .. } => counters.requests += 1,
+        HttpEvent::Request { head, .. } => {
+            counters.requests += 1;
+            counters.count_coding(&head.headers);
+        }
         HttpEvent::Response { head, .. } => {
             counters.responses += 1;
             counters.count_response(&head.headers);
+            counters.count_coding(&head.headers);
+        }
+        HttpEvent::RequestUndecoded { reason, .. } | HttpEvent::ResponseUndecoded { reason, .. } => {
+            *counters.undecoded.entry(reason.as_str()).or_default() += 1;
         }
         HttpEvent::Sse { .. } => counters.sse_events += 1,
         HttpEvent::Anomaly { kind, .. } => *counters.anomalies.entry(*kind).or_default() += 1,
@@ -654,6 +680,16 @@ impl fmt::Display for Summary {
         if !h.responses_by_type.is_empty() {
             let types: Vec<String> = h.responses_by_type.iter().map(|(k, v)| format!("{k} {v}")).collect();
             writeln!(f, "  http:      responses by content type: {}", types.join(", "))?;
+        }
+        if !h.coded.is_empty() || !h.undecoded.is_empty() {
+            let coded: Vec<String> = h.coded.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            let failed: Vec<String> = h.undecoded.iter().map(|(k, v)| format!("{v} {k}")).collect();
+            writeln!(
+                f,
+                "  http:      coded messages: {}; bodies not decoded: {}",
+                if coded.is_empty() { "none".to_string() } else { coded.join(", ") },
+                if failed.is_empty() { "none".to_string() } else { failed.join(", ") }
+            )?;
         }
         let m = &self.mcp;
         let total: u64 = m.sessions_by_era.values().sum();

@@ -304,7 +304,8 @@ facts! {
         /// JSON-RPC method of the request, or `""`.
         rpc_method: Str,
         content_type: Str,
-        /// The body: `jsonrpc` (a JSON-RPC error object), `json` (other JSON), `html`, `text`, `empty`.
+        /// The body: `jsonrpc` (a JSON-RPC error object), `json` (other JSON), `html`, `text`, `empty`, or
+        /// `undecoded` (its Content-Encoding could not be undone).
         body: Str,
         /// JSON-RPC error code, or 0.
         rpc_code: Int,
@@ -467,6 +468,20 @@ facts! {
         link_type: Int,
         link_type_name: Str,
         packets: Int,
+    }
+
+    /// Message bodies to a server whose Content-Encoding (or transfer coding) could not be undone, for one
+    /// reason (coverage notice; one per server and reason, at the end of the capture). Their content was
+    /// not analysed: an SSE stream among them is neither "no events" nor "lost".
+    BodyUndecoded "body_undecoded" {
+        /// The codings as written (`gzip`, `br, gzip`, `compress`), the distinct ones seen, `; `-separated.
+        encoding: Str,
+        /// unknown coding, too many codings, corrupt stream, truncated stream, capture gap, decoded bytes
+        /// per body cap, decoded bytes per connection cap.
+        reason: Str,
+        bodies: Int,
+        /// Of those, request bodies (the rest are responses).
+        requests: Int,
     }
 }
 

@@ -29,6 +29,12 @@ pub struct Limits {
     /// Incident rows kept (one per rule and session); past it, new incidents are merged into one row per
     /// rule with session `*`, so a flood of sessions each tripping a rule cannot exhaust memory.
     pub max_incidents: usize,
+    /// Bytes the Content-Encoding decoders may produce for one body (every stage of a stack counts);
+    /// past it the body is reported undecoded. Bounds the CPU a decompression bomb costs (memory is
+    /// bounded by the decoders' fixed chunks, whatever this is).
+    pub max_decoded_bytes_per_body: u64,
+    /// The same, over all bodies of one connection.
+    pub max_decoded_bytes_per_conn: u64,
     /// Live TLS: bytes of records one connection holds while its secrets are not in the key log yet.
     pub max_tls_wait_bytes_per_conn: usize,
     /// Live TLS: bytes held that way across all connections.
@@ -52,6 +58,8 @@ impl Default for Limits {
             conn_idle_secs: 300,
             session_idle_secs: 1800,
             max_incidents: 100_000,
+            max_decoded_bytes_per_body: 64 << 20,
+            max_decoded_bytes_per_conn: 256 << 20,
             max_tls_wait_bytes_per_conn: 256 << 10,
             max_tls_wait_bytes_total: 16 << 20,
             tls_key_wait_secs: 5,
@@ -74,6 +82,8 @@ impl Limits {
         "conn_idle_secs",
         "session_idle_secs",
         "max_incidents",
+        "max_decoded_bytes_per_body",
+        "max_decoded_bytes_per_conn",
         "max_tls_wait_bytes_per_conn",
         "max_tls_wait_bytes_total",
         "tls_key_wait_secs",
@@ -99,6 +109,8 @@ impl Limits {
             "conn_idle_secs" => self.conn_idle_secs = as_i64()?,
             "session_idle_secs" => self.session_idle_secs = as_i64()?,
             "max_incidents" => self.max_incidents = as_usize()?,
+            "max_decoded_bytes_per_body" => self.max_decoded_bytes_per_body = n,
+            "max_decoded_bytes_per_conn" => self.max_decoded_bytes_per_conn = n,
             "max_tls_wait_bytes_per_conn" => self.max_tls_wait_bytes_per_conn = as_usize()?,
             "max_tls_wait_bytes_total" => self.max_tls_wait_bytes_total = as_usize()?,
             "tls_key_wait_secs" => self.tls_key_wait_secs = as_i64()?,

@@ -96,6 +96,8 @@ impl Batch {
             E::Anomaly { kind, frame, ts } => E::Anomaly { kind, frame, ts },
             E::RequestBodyGap { tx, len, frame, ts } => E::RequestBodyGap { tx, len, frame, ts },
             E::ResponseBodyGap { tx, len, frame, ts } => E::ResponseBodyGap { tx, len, frame, ts },
+            E::RequestUndecoded { tx, coding, reason, frame, ts } => E::RequestUndecoded { tx, coding, reason, frame, ts },
+            E::ResponseUndecoded { tx, coding, reason, frame, ts } => E::ResponseUndecoded { tx, coding, reason, frame, ts },
         };
         Item::Cmd(Cmd::Http { conn, ev })
     }

@@ -399,3 +399,93 @@ fn sequence_number_games_are_counted() {
     assert_rss("seq_games", rss);
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// Gzip of `mib` MiB of zeros (about 1 KiB per MiB), built by streaming so the test never holds the zeros.
+fn gzip_zeros(mib: usize) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..mib {
+        e.write_all(&zeros).unwrap();
+    }
+    e.finish().unwrap()
+}
+
+/// A POST on a hostile connection answered by `head` + `body` (sent in 1400-byte segments).
+fn coded_exchange(name: &str, head: &str, body: &[u8]) -> (PathBuf, PathBuf) {
+    let d = tmp(name);
+    let f = d.join(format!("{name}.pcap"));
+    let mut w = PcapOut::create(&f);
+    let clock = Clock::new(body.len() / 1400 + 2);
+    let mut c = Conn::new(3, 3000);
+    c.handshake(&mut w, clock.at(0));
+    c.client(&mut w, clock.at(0), b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 58\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{}}");
+    c.server(&mut w, clock.at(1), head.as_bytes());
+    for (i, chunk) in body.chunks(1400).enumerate() {
+        c.server(&mut w, clock.at(i + 1), chunk);
+    }
+    drop(w);
+    (d, f)
+}
+
+#[test]
+fn gzip_bomb_stops_at_the_body_cap_with_flat_memory() {
+    // 1 GiB of zeros (about 1 MiB of gzip) against a 64 MiB cap per body (the default).
+    let bomb = gzip_zeros(n(1024));
+    let head = format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n", bomb.len());
+    let (d, f) = coded_exchange("gzip_bomb", &head, &bomb);
+    let limit = format!("max_decoded_bytes_per_body={}", n(64) << 20);
+    let (s, rss) = analyze("gzip_bomb", &f, &[&limit]);
+    assert_eq!(count_before(&s, "decoded bytes per body cap"), 1, "{s}");
+    // Memory stays at the decoder's chunks whatever the cap: far below the cap itself.
+    if let Some(kib) = rss {
+        assert!(kib < 64 * 1024, "gzip_bomb: peak RSS {kib} KiB");
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn endless_deflate_stream_is_flat_and_not_corrupt() {
+    // A chunked SSE reply whose raw deflate stream never ends: empty stored blocks (RFC 1951 §3.2.4:
+    // BFINAL=0, BTYPE=00, LEN=0, NLEN=0xffff), a few MiB of them, and no last chunk.
+    let mut body = Vec::new();
+    let block = [0x00u8, 0x00, 0x00, 0xff, 0xff];
+    let piece: Vec<u8> = block.iter().copied().cycle().take(5 * 800).collect();
+    for _ in 0..n(1000) {
+        body.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
+        body.extend_from_slice(&piece);
+        body.extend_from_slice(b"\r\n");
+    }
+    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: deflate\r\nTransfer-Encoding: chunked\r\n\r\n";
+    let (d, f) = coded_exchange("endless_deflate", head, &body);
+    let (s, rss) = analyze("endless_deflate", &f, &[]);
+    assert!(s.contains("bodies not decoded: none"), "{s}");
+    assert_rss("endless_deflate", rss);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn coding_stack_ten_deep_decodes_and_eleven_is_refused() {
+    use std::io::Write;
+    let json = br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
+    for depth in [10usize, 11] {
+        let mut body = json.to_vec();
+        for _ in 0..depth {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(&body).unwrap();
+            body = e.finish().unwrap();
+        }
+        let list = vec!["gzip"; depth].join(", ");
+        let head = format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: {list}\r\nContent-Length: {}\r\n\r\n", body.len());
+        let name = format!("stack_{depth}");
+        let (d, f) = coded_exchange(&name, &head, &body);
+        let (s, rss) = analyze(&name, &f, &[]);
+        if depth == 10 {
+            assert!(s.contains("bodies not decoded: none"), "{s}");
+        } else {
+            assert_eq!(count_before(&s, "too many codings"), 1, "{s}");
+        }
+        assert_rss(&name, rss);
+        std::fs::remove_dir_all(&d).ok();
+    }
+}

@@ -24,7 +24,7 @@ fn analyse(sample: &str) -> (String, String) {
 }
 
 /// `frame 46` -> `frame #`: frame numbers differ between two captures of the same exchange.
-fn without_frame_numbers(s: &str) -> String {
+pub(crate) fn without_frame_numbers(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(i) = rest.find("frame") {
@@ -46,7 +46,7 @@ fn without_frame_numbers(s: &str) -> String {
 /// The incidents as comparable rows: rule, severity, session (its order of appearance: the two runs got
 /// different random session ids), endpoint, era, count, evidence without frame numbers. Times, addresses,
 /// ports and frame lists necessarily differ between two runs.
-fn incidents(csv: &str) -> Vec<Vec<String>> {
+pub(crate) fn incidents(csv: &str) -> Vec<Vec<String>> {
     let rows = csv_rows(csv);
     let head = &rows[0];
     let col = |name: &str| head.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name} in {head:?}"));

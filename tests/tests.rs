@@ -38,6 +38,8 @@ mod msrv;
 mod honest;
 // Adversarial traffic against the caps, with a downgrade session that must still be found.
 mod adversarial;
+// Compressed bodies: real gzip/br/zstd sessions report what their uncompressed twins do; damage is reported.
+mod compressed;
 // Live capture on loopback with real SDK traffic (needs the `live` feature, root and the samples venv).
 #[cfg(feature = "live")]
 mod live;

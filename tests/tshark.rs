@@ -113,6 +113,7 @@ fn tshark_txs(cap: &Path) -> BTreeMap<Key, Fields> {
         "-o", "http.desegment_headers:TRUE",
         "-o", "http.desegment_body:TRUE",
         "-o", "http.dechunk_body:TRUE",
+        "-o", "http.decompress_body:TRUE",
     ]);
     if let Some(k) = keys_of(cap) {
         cmd.arg("-o").arg(format!("tls.keylog_file:{}", k.display()));
@@ -125,11 +126,15 @@ fn tshark_txs(cap: &Path) -> BTreeMap<Key, Fields> {
             "-e", "ip.dst", "-e", "ipv6.dst", "-e", "tcp.dstport",
             "-e", "http.request.method", "-e", "http.request.uri", "-e", "http.response.code",
             "-e", "http.content_type", "-e", "http.request_in", "-e", "http.chunk_size", "-e", "http.content_length",
+            "-e", "http.content_encoding",
         ])
         .output()
         .unwrap();
     assert!(o.status.success(), "tshark {}: {}", cap.display(), String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    // Coded bodies: the length after decoding, from tshark's own decompression (a second pass, only for
+    // captures with a Content-Encoding).
+    let decoded = if text.lines().any(|l| l.split('\t').nth(14).is_some_and(|e| !e.is_empty())) { decoded_lengths(cap) } else { BTreeMap::new() };
     // request frame -> (client, server, fields)
     let mut reqs: BTreeMap<u64, (String, String, Fields)> = BTreeMap::new();
     let mut resps: Vec<(Option<u64>, String, String, Fields)> = Vec::new();
@@ -140,7 +145,12 @@ fn tshark_txs(cap: &Path) -> BTreeMap<Key, Fields> {
         }
         let src = endpoint(c[1], c[2], c[3]);
         let dst = endpoint(c[4], c[5], c[6]);
-        let len = body_len(c[12], c[13]);
+        let frame: u64 = c[0].parse().unwrap();
+        let coded = c.get(14).is_some_and(|e| !e.is_empty());
+        let len = match decoded.get(&frame) {
+            Some(n) if coded => n.to_string(),
+            _ => body_len(c[12], c[13]),
+        };
         let dash = || "-".to_string();
         if !c[7].is_empty() {
             let f = [c[7].into(), c[8].into(), dash(), dash(), len, dash()];
@@ -165,6 +175,38 @@ fn tshark_txs(cap: &Path) -> BTreeMap<Key, Fields> {
     let mut rows: Vec<(String, String, Option<u64>, Fields)> = reqs.into_iter().map(|(f, (c, s, v))| (c, s, Some(f), v)).collect();
     rows.extend(orphans);
     keyed(rows)
+}
+
+/// Decoded body length per frame where tshark (`http.decompress_body`) undid a Content-Encoding: its
+/// verbose tree says `Content-encoded entity body (gzip): 187 bytes -> 256 bytes`. A body tshark could not
+/// decode has no `->` and keeps its coded length (a difference the allow-list must explain).
+fn decoded_lengths(cap: &Path) -> BTreeMap<u64, u64> {
+    let mut cmd = Command::new("tshark");
+    cmd.args(["-n", "-r"]).arg(cap).args([
+        "-o", "tcp.desegment_tcp_streams:TRUE",
+        "-o", "tcp.reassemble_out_of_order:TRUE",
+        "-o", "http.desegment_headers:TRUE",
+        "-o", "http.desegment_body:TRUE",
+        "-o", "http.dechunk_body:TRUE",
+        "-o", "http.decompress_body:TRUE",
+        "-Y", "http", "-V",
+    ]);
+    let o = cmd.output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    let mut out = BTreeMap::new();
+    let mut frame = 0u64;
+    for l in text.lines() {
+        if let Some(rest) = l.strip_prefix("Frame ") {
+            frame = rest.split(':').next().and_then(|n| n.trim().parse().ok()).unwrap_or(0);
+        } else if let Some(i) = l.find("Content-encoded entity body") {
+            if let Some(after) = l[i..].split("-> ").nth(1) {
+                if let Some(n) = after.split(' ').next().and_then(|n| n.parse::<u64>().ok()) {
+                    out.insert(frame, n);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// One difference between the two lists, with its kind:

@@ -5,7 +5,8 @@
 //! Owns: [`HttpConnection`] (one per TCP connection): a per-direction state machine (head, body, skip,
 //! opaque), the carry buffer for an unfinished head, request/response pairing, the gap and end policy.
 //! Its parts: `head.rs` (httparse wrapper, RFC 9112 §2-§5), `body.rs` (RFC 9112 §6.3 body length),
-//! `chunked.rs` (RFC 9112 §7.1), `sse.rs` (WHATWG HTML §9.2.6).
+//! `chunked.rs` (RFC 9112 §7.1), `coding.rs` (Content-Encoding and transfer codings other than chunked,
+//! RFC 9110 §8.4: decoded between framing and the SSE parser / body slices), `sse.rs` (WHATWG HTML §9.2.6).
 //! Must not: decode JSON or know MCP; reject traffic an endpoint would accept; copy body bytes.
 //!
 //! **Pairing** (RFC 9112 §9.3.2 pipelining: responses come in request order). Requests get increasing
@@ -27,6 +28,9 @@
 //! framing, in a close-delimited body, anywhere in an SSE stream — ends the current message with
 //! [`MessageEnd::Gap`]; a gap in an unfinished head drops it (nothing was emitted for it yet). Either
 //! way the direction then resynchronises.
+//! A gap inside a coded body (gzip, br, ...) is skipped by the framing all the same, but the decoder
+//! cannot resynchronise past it: the body is reported [`HttpEvent::RequestUndecoded`] /
+//! [`HttpEvent::ResponseUndecoded`] (reason `capture gap`) and nothing more of it is delivered.
 //!
 //! **Resynchronisation** (after a gap, a malformed head or body, or when a capture starts mid-connection):
 //! bytes are discarded until a plausible message start — at a line start, an upper-case method token +
@@ -41,6 +45,7 @@
 
 pub mod body;
 pub mod chunked;
+pub mod coding;
 pub mod head;
 pub mod sse;
 
@@ -53,6 +58,7 @@ use crate::limits::Limits;
 use crate::reassembly::EndReason;
 use crate::time::Timestamp;
 use body::{BodyDecoder, BodyKind, BodyStatus, ReqMethod};
+use coding::{BodyCodings, BodyDecoding, Budget, Undecoded};
 use chunked::ChunkedDecoder;
 use head::{HeadParse, Plausible, StartCheck};
 use sse::{SseItem, SseParser};
@@ -306,6 +312,12 @@ pub enum HttpEvent<'a> {
     /// `len` bytes of a (non-SSE) response body were lost in a capture gap; the body goes on after them.
     /// Added by the http module.
     ResponseBodyGap { tx: Option<TxId>, len: u64, frame: u64, ts: Timestamp },
+    /// The request body's codings (`coding`: the Content-Encoding and transfer codings as written) could
+    /// not be undone, for `reason`: nothing more of the body is delivered (what came before was
+    /// decoded and stays valid). At most one per message, before its end.
+    RequestUndecoded { tx: TxId, coding: String, reason: Undecoded, frame: u64, ts: Timestamp },
+    /// The same for a response body (an SSE stream's events stop there).
+    ResponseUndecoded { tx: Option<TxId>, coding: String, reason: Undecoded, frame: u64, ts: Timestamp },
 }
 
 /// Anomaly counters by kind (no allocation).
@@ -406,6 +418,8 @@ fn bump(counter: &mut u64, n: usize) {
 struct Cfg {
     max_header_bytes: usize,
     max_sse_event_bytes: usize,
+    max_decoded_bytes_per_body: u64,
+    max_decoded_bytes_per_conn: u64,
 }
 
 /// Carry capacity kept between heads; a larger buffer (a big head) is released once used.
@@ -424,6 +438,15 @@ struct BodyRun {
     decoder: BodyDecoder,
     /// Present for `text/event-stream` responses: decoded bytes go through it, not out as body slices.
     sse: Option<Box<SseParser>>,
+    /// Present for a coded body: framed bytes go through it before the SSE parser or the body slices.
+    coding: Option<Box<Coded>>,
+}
+
+/// A coded body: its coding names (for the report) and its decoders.
+#[derive(Debug)]
+struct Coded {
+    names: String,
+    dec: BodyDecoding,
 }
 
 /// What one direction is doing.
@@ -525,6 +548,8 @@ struct Sink<'s, F> {
     stats: &'s mut HttpStats,
     frame: u64,
     ts: Timestamp,
+    /// Bytes the Content-Encoding decoders produced on this connection so far.
+    decoded: &'s mut u64,
 }
 
 impl<F: FnMut(HttpEvent<'_>)> Sink<'_, F> {
@@ -560,6 +585,15 @@ impl<F: FnMut(HttpEvent<'_>)> Sink<'_, F> {
         }
     }
 
+    fn undecoded(&mut self, tx: MsgTx, coding: &str, reason: Undecoded) {
+        let (frame, ts) = (self.frame, self.ts);
+        let coding = coding.to_string();
+        self.emit(match tx {
+            MsgTx::Req(tx) => HttpEvent::RequestUndecoded { tx, coding, reason, frame, ts },
+            MsgTx::Resp(tx) => HttpEvent::ResponseUndecoded { tx, coding, reason, frame, ts },
+        });
+    }
+
     fn body_gap(&mut self, tx: MsgTx, len: u64) {
         self.stats.body_gap_bytes = self.stats.body_gap_bytes.saturating_add(len);
         let (frame, ts) = (self.frame, self.ts);
@@ -578,6 +612,8 @@ pub struct HttpConnection {
     resp: Half,
     pairing: Pairing,
     stats: HttpStats,
+    /// Bytes the Content-Encoding decoders produced on this connection (`max_decoded_bytes_per_conn`).
+    decoded: u64,
 }
 
 impl HttpConnection {
@@ -588,6 +624,8 @@ impl HttpConnection {
                 // make the cut point depend on how the head was split into packets.
                 max_header_bytes: limits.max_header_bytes.max(head::PROBE_LEN),
                 max_sse_event_bytes: limits.max_sse_event_bytes,
+                max_decoded_bytes_per_body: limits.max_decoded_bytes_per_body,
+                max_decoded_bytes_per_conn: limits.max_decoded_bytes_per_conn,
             },
             req: Half::new(),
             resp: Half::new(),
@@ -598,6 +636,7 @@ impl HttpConnection {
                 max_special: limits.max_pending_per_session,
             },
             stats: HttpStats::default(),
+            decoded: 0,
         }
     }
 
@@ -618,7 +657,7 @@ impl HttpConnection {
             Direction::ToServer => (&mut self.req, &mut self.resp),
             Direction::ToClient => (&mut self.resp, &mut self.req),
         };
-        let mut sink = Sink { out, stats: &mut self.stats, frame, ts };
+        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded };
         if feed_half(half, dir, &mut self.pairing, self.cfg, &mut sink, bytes) {
             stop_for_upgrade(other, &mut sink);
         }
@@ -630,7 +669,7 @@ impl HttpConnection {
             Direction::ToServer => &mut self.req,
             Direction::ToClient => &mut self.resp,
         };
-        let mut sink = Sink { out, stats: &mut self.stats, frame, ts };
+        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded };
         sink.stats.gaps = sink.stats.gaps.saturating_add(1);
         sink.stats.gap_bytes = sink.stats.gap_bytes.saturating_add(len);
         if len == 0 {
@@ -650,6 +689,12 @@ impl HttpConnection {
             HalfState::Body(mut run) => {
                 if run.sse.is_none() && run.decoder.skip_gap(len) {
                     sink.body_gap(run.tx, len);
+                    // A coded stream cannot resynchronise past lost bytes.
+                    if let Some(c) = run.coding.as_mut() {
+                        if let Some(why) = c.dec.gap() {
+                            sink.undecoded(run.tx, &c.names, why);
+                        }
+                    }
                     if run.decoder.is_done() {
                         sink.end(run.tx, MessageEnd::Complete);
                         HalfState::Head { check: Some(StartCheck::Lenient) }
@@ -658,6 +703,11 @@ impl HttpConnection {
                     }
                 } else {
                     note_sse_drop(&run, &mut sink);
+                    if let Some(c) = run.coding.as_mut() {
+                        if let Some(why) = c.dec.gap() {
+                            sink.undecoded(run.tx, &c.names, why);
+                        }
+                    }
                     sink.end(run.tx, MessageEnd::Gap);
                     HalfState::Head { check: Some(StartCheck::Lenient) }
                 }
@@ -679,14 +729,14 @@ impl HttpConnection {
             Direction::ToServer => &mut self.req,
             Direction::ToClient => &mut self.resp,
         };
-        let mut sink = Sink { out, stats: &mut self.stats, frame, ts };
+        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded };
         match std::mem::replace(&mut half.state, HalfState::Ended) {
             HalfState::Head { .. } => {
                 if !half.carry.is_empty() {
                     sink.stats.partial_heads_dropped = sink.stats.partial_heads_dropped.saturating_add(1);
                 }
             }
-            HalfState::Body(run) => {
+            HalfState::Body(mut run) => {
                 // RFC 9112 §6.3 rule 8: a close-delimited body is complete when the server closes (FIN).
                 // Anything else ending mid-body was cut short.
                 let end = if run.decoder.is_close_delimited() && reason == EndReason::Fin {
@@ -695,6 +745,7 @@ impl HttpConnection {
                     MessageEnd::Interrupted
                 };
                 note_sse_drop(&run, &mut sink);
+                finish_coding(&mut run, end == MessageEnd::ClosedByFin, &mut sink);
                 sink.end(run.tx, end);
             }
             HalfState::Skip { .. } | HalfState::Opaque | HalfState::Ended => {}
@@ -708,6 +759,28 @@ fn note_sse_drop<F>(run: &BodyRun, sink: &mut Sink<'_, F>) {
     if run.sse.as_ref().is_some_and(|p| p.has_pending_event()) {
         sink.stats.sse_partial_dropped = sink.stats.sse_partial_dropped.saturating_add(1);
     }
+}
+
+/// The body ended (`complete` when its framing says so): a coded stream that did not reach its end
+/// is reported undecoded.
+fn finish_coding<F: FnMut(HttpEvent<'_>)>(run: &mut BodyRun, complete: bool, sink: &mut Sink<'_, F>) {
+    if let Some(c) = run.coding.as_mut() {
+        if let Some(why) = c.dec.finish(complete) {
+            sink.undecoded(run.tx, &c.names, why);
+        }
+    }
+}
+
+/// The codings of a message with a body; a coding refused from its head alone (unknown, too many) is
+/// reported at once.
+fn coding_for<F: FnMut(HttpEvent<'_>)>(codings: Option<BodyCodings>, tx: MsgTx, sink: &mut Sink<'_, F>) -> Option<Box<Coded>> {
+    let c = codings?;
+    let dec = c.decoder();
+    if let Some(why) = dec.failed() {
+        sink.undecoded(tx, &c.names, why);
+    }
+    // ALLOC: one decoder stack per coded body in progress (coding.rs bounds each).
+    Some(Box::new(Coded { names: c.names, dec }))
 }
 
 /// The other direction after a protocol switch: close its open message, stop parsing it.
@@ -756,7 +829,7 @@ fn feed_half<F: FnMut(HttpEvent<'_>)>(
                 upgraded |= up;
             }
             HalfState::Body(run) => {
-                let (n, end) = body_bytes(run, sink, input);
+                let (n, end) = body_bytes(run, cfg, sink, input);
                 input = input.get(n..).unwrap_or_default();
                 if let Some(end) = end {
                     let tx = run.tx;
@@ -935,6 +1008,11 @@ fn on_request<F: FnMut(HttpEvent<'_>)>(
     bump(&mut sink.stats.headers_dropped, dropped);
     sink.stats.requests = sink.stats.requests.saturating_add(1);
     let decision = body::request_body(&head.headers);
+    let codings = match decision.kind {
+        BodyKind::Length(n) if n > 0 => BodyCodings::from_headers(&head.headers),
+        BodyKind::Chunked => BodyCodings::from_headers(&head.headers),
+        _ => None,
+    };
     let (tx, overflow) = pairing.push(ReqMethod::of(&head.method));
     let (frame, ts) = (sink.frame, sink.ts);
     sink.emit(HttpEvent::Request { tx, head, frame, ts });
@@ -945,11 +1023,12 @@ fn on_request<F: FnMut(HttpEvent<'_>)>(
         sink.anomaly(a);
     }
     let mtx = MsgTx::Req(tx);
+    let coding = coding_for(codings, mtx, sink);
     half.state = match decision.kind {
         BodyKind::Length(n) => {
-            HalfState::Body(BodyRun { tx: mtx, decoder: BodyDecoder::Length { remaining: n }, sse: None })
+            HalfState::Body(BodyRun { tx: mtx, decoder: BodyDecoder::Length { remaining: n }, sse: None, coding })
         }
-        BodyKind::Chunked => HalfState::Body(BodyRun { tx: mtx, decoder: chunked_decoder(cfg), sse: None }),
+        BodyKind::Chunked => HalfState::Body(BodyRun { tx: mtx, decoder: chunked_decoder(cfg), sse: None, coding }),
         // (`Tunnel` is a response-only decision.)
         BodyKind::None | BodyKind::Tunnel => {
             sink.end(mtx, MessageEnd::Complete);
@@ -1002,6 +1081,11 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
     };
     let decision = body::response_body(status, method, &head.headers);
     let is_sse = body::is_event_stream(&head.headers);
+    let codings = match decision.kind {
+        BodyKind::Length(n) if n > 0 => BodyCodings::from_headers(&head.headers),
+        BodyKind::Chunked | BodyKind::CloseDelimited | BodyKind::Unreadable => BodyCodings::from_headers(&head.headers),
+        _ => None,
+    };
     sink.emit(HttpEvent::Response { tx, head, frame, ts });
     if tx.is_none() {
         sink.anomaly(HttpAnomaly::UnpairedResponse);
@@ -1010,11 +1094,12 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
         sink.anomaly(a);
     }
     let mtx = MsgTx::Resp(tx);
-    let run = |decoder| {
+    let mut coding = coding_for(codings, mtx, sink);
+    let mut run = |decoder| {
         // ALLOC: one SSE parser per event-stream response; its event buffers are bounded by
         // limits::max_sse_event_bytes.
         let sse = is_sse.then(|| Box::new(SseParser::new(cfg.max_sse_event_bytes)));
-        HalfState::Body(BodyRun { tx: mtx, decoder, sse })
+        HalfState::Body(BodyRun { tx: mtx, decoder, sse, coding: coding.take() })
     };
     match decision.kind {
         BodyKind::None => {
@@ -1046,6 +1131,7 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
 /// Body state: decode and deliver. Returns consumed bytes and how the message ended, if it did.
 fn body_bytes<F: FnMut(HttpEvent<'_>)>(
     run: &mut BodyRun,
+    cfg: Cfg,
     sink: &mut Sink<'_, F>,
     input: &[u8],
 ) -> (usize, Option<MessageEnd>) {
@@ -1055,10 +1141,14 @@ fn body_bytes<F: FnMut(HttpEvent<'_>)>(
         rest = rest.get(n..).unwrap_or_default();
         let consumed = input.len().saturating_sub(rest.len());
         match status {
-            BodyStatus::Data(d) => deliver(&mut run.sse, run.tx, d, sink),
+            BodyStatus::Data(d) => match run.coding.as_mut() {
+                None => deliver(&mut run.sse, run.tx, d, sink),
+                Some(c) => decode_and_deliver(c, &mut run.sse, run.tx, cfg, d, sink),
+            },
             BodyStatus::Partial => return (consumed, None),
             BodyStatus::Complete => {
                 note_sse_drop(run, sink);
+                finish_coding(run, true, sink);
                 return (consumed, Some(MessageEnd::Complete));
             }
             BodyStatus::Invalid => {
@@ -1067,6 +1157,24 @@ fn body_bytes<F: FnMut(HttpEvent<'_>)>(
                 return (consumed, Some(MessageEnd::Malformed));
             }
         }
+    }
+}
+
+/// Undoes a coded body's codings on framed bytes and hands the decoded chunks on as they come.
+fn decode_and_deliver<F: FnMut(HttpEvent<'_>)>(
+    c: &mut Coded,
+    sse: &mut Option<Box<SseParser>>,
+    tx: MsgTx,
+    cfg: Cfg,
+    data: &[u8],
+    sink: &mut Sink<'_, F>,
+) {
+    let mut used = *sink.decoded;
+    let mut budget = Budget { per_body: cfg.max_decoded_bytes_per_body, per_conn: cfg.max_decoded_bytes_per_conn, conn_used: &mut used };
+    let failed = c.dec.feed(data, &mut budget, &mut |chunk| deliver(sse, tx, chunk, sink));
+    *sink.decoded = used;
+    if let Some(why) = failed {
+        sink.undecoded(tx, &c.names, why);
     }
 }
 
@@ -1209,6 +1317,8 @@ mod tests {
         Comment { tx: Option<TxId> },
         RespEnd { tx: Option<TxId>, end: MessageEnd },
         Anomaly(HttpAnomaly),
+        ReqUndecoded { tx: TxId, coding: String, reason: Undecoded },
+        RespUndecoded { tx: Option<TxId>, coding: String, reason: Undecoded },
     }
 
     /// `SseBody` lengths depend on how the input was split; the split-invariance tests compare the rest.
@@ -1230,6 +1340,12 @@ mod tests {
             HttpEvent::ResponseEnd { tx, end, frame, .. } => (Ev::RespEnd { tx: *tx, end: *end }, *frame),
             HttpEvent::Anomaly { kind, frame, .. } => (Ev::Anomaly(*kind), *frame),
             HttpEvent::SseBody { .. } => return None,
+            HttpEvent::RequestUndecoded { tx, coding, reason, frame, .. } => {
+                (Ev::ReqUndecoded { tx: *tx, coding: coding.clone(), reason: *reason }, *frame)
+            }
+            HttpEvent::ResponseUndecoded { tx, coding, reason, frame, .. } => {
+                (Ev::RespUndecoded { tx: *tx, coding: coding.clone(), reason: *reason }, *frame)
+            }
         })
     }
 
@@ -1830,6 +1946,120 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
         }
     }
 
+    /// gzip with a sync flush after each event, as nginx sends a flushed `text/event-stream`: one
+    /// compressed piece per event, each in its own chunk.
+    fn gzip_sse_pieces(events: &[&str]) -> Vec<Vec<u8>> {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        let mut pieces = Vec::new();
+        let mut sent = 0;
+        for ev in events {
+            e.write_all(ev.as_bytes()).unwrap();
+            e.flush().unwrap();
+            let all = e.get_ref();
+            pieces.push(all[sent..].to_vec());
+            sent = all.len();
+        }
+        let all = e.finish().unwrap();
+        pieces.push(all[sent..].to_vec());
+        pieces
+    }
+
+    fn chunk(b: &[u8]) -> Vec<u8> {
+        [format!("{:x}\r\n", b.len()).into_bytes(), b.to_vec(), b"\r\n".to_vec()].concat()
+    }
+
+    const GZ_SSE_HEAD: &[u8] =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n";
+
+    #[test]
+    fn coded_sse_events_come_out_at_the_packet_that_completes_them() {
+        let events = ["id: 1\ndata: {\"a\":1}\n\n", ": keep\n", "id: 2\ndata: {\"a\":2}\n\n"];
+        let pieces = gzip_sse_pieces(&events);
+        let mut d = Drive::new();
+        d.req(b"POST /mcp HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}");
+        assert_eq!(d.res(GZ_SSE_HEAD), vec![resp(0, 200)]);
+        let got1 = d.res(&chunk(&pieces[0]));
+        assert!(matches!(&got1[..], [Ev::Sse { event, .. }] if event.id.as_deref() == Some("1")), "{got1:?}");
+        assert_eq!(d.res(&chunk(&pieces[1])), vec![Ev::Comment { tx: Some(0) }]);
+        let got3 = d.res(&chunk(&pieces[2]));
+        assert!(matches!(&got3[..], [Ev::Sse { event, .. }] if event.id.as_deref() == Some("2")), "{got3:?}");
+        let tail = [chunk(&pieces[3]), b"0\r\n\r\n".to_vec()].concat();
+        assert_eq!(d.res(&tail), vec![end(0, MessageEnd::Complete)]);
+    }
+
+    #[test]
+    fn coded_bodies_give_the_plain_events_split_at_every_offset() {
+        use std::io::Write;
+        let body = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(body).unwrap();
+        let gz = e.finish().unwrap();
+        let r = [POST2, POST2].concat();
+        let mut s = format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n", gz.len()).into_bytes();
+        s.extend_from_slice(&gz);
+        s.extend_from_slice(GZ_SSE_HEAD);
+        for p in gzip_sse_pieces(&["event: message\ndata: {\"a\":1}\n\n"]) {
+            s.extend_from_slice(&chunk(&p));
+        }
+        s.extend_from_slice(b"0\r\n\r\n");
+        let whole = run_split(&r, &s, &[], &[]);
+        assert!(whole.0.contains(&body_ev(0, body)), "{:?}", whole.0);
+        assert!(whole.0.iter().any(|e| matches!(e, Ev::Sse { tx: Some(1), event } if event.data == "{\"a\":1}")), "{:?}", whole.0);
+        assert!(!whole.0.iter().any(|e| matches!(e, Ev::RespUndecoded { .. })));
+        for i in 0..=s.len() {
+            assert_eq!(run_split(&r, &s, &[], &[i]), whole, "response split at {i}");
+        }
+    }
+
+    fn body_ev(tx: TxId, b: &[u8]) -> Ev {
+        Ev::RespBody { tx: Some(tx), bytes: b.to_vec() }
+    }
+
+    #[test]
+    fn coded_body_unknown_corrupt_and_gap_are_reported_once_and_deliver_nothing_more() {
+        let mut d = Drive::new();
+        d.req(b"GET / HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n\r\n");
+        let got = d.res(b"HTTP/1.1 200 OK\r\nContent-Encoding: compress\r\nContent-Length: 3\r\n\r\nabc");
+        assert_eq!(
+            got,
+            vec![
+                resp(0, 200),
+                Ev::RespUndecoded { tx: Some(0), coding: "compress".into(), reason: Undecoded::UnknownCoding },
+                end(0, MessageEnd::Complete)
+            ]
+        );
+        let got = d.res(b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 11\r\n\r\nhello world");
+        assert_eq!(got[1], Ev::RespUndecoded { tx: Some(1), coding: "gzip".into(), reason: Undecoded::Corrupt });
+        assert_eq!(got.len(), 3);
+        // A gap inside a Content-Length body: the framing goes on, the decoder cannot.
+        d.res(b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 10\r\n\r\n");
+        let got = d.gap(ToClient, 4);
+        assert_eq!(got, vec![Ev::RespGap { tx: Some(2), len: 4 }, Ev::RespUndecoded { tx: Some(2), coding: "br".into(), reason: Undecoded::Gap }]);
+        assert_eq!(d.res(b"123456"), vec![end(2, MessageEnd::Complete)]);
+    }
+
+    #[test]
+    fn coded_body_bomb_stops_at_the_body_cap() {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        e.write_all(&vec![0u8; 8 << 20]).unwrap();
+        let gz = e.finish().unwrap();
+        let limits = Limits { max_decoded_bytes_per_body: 1 << 20, ..Limits::default() };
+        let mut d = Drive::with(&limits);
+        d.req(b"GET / HTTP/1.1\r\n\r\n");
+        let mut s = format!("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n", gz.len()).into_bytes();
+        s.extend_from_slice(&gz);
+        let mut got = Vec::new();
+        for p in s.chunks(1448) {
+            got.extend(d.res(p));
+        }
+        let delivered: usize = got.iter().map(|e| if let Ev::RespBody { bytes, .. } = e { bytes.len() } else { 0 }).sum();
+        assert!(delivered <= 1 << 20, "{delivered}");
+        assert!(got.contains(&Ev::RespUndecoded { tx: Some(0), coding: "gzip".into(), reason: Undecoded::BodyCap }));
+        assert_eq!(got.last(), Some(&end(0, MessageEnd::Complete)));
+    }
+
     /// A full exchange: keep-alive JSON, pipelining, 100-continue, chunked SSE with priming, comments,
     /// CR line ends, and a close-delimited tail.
     fn exchange() -> (Vec<u8>, Vec<u8>) {
@@ -2091,10 +2321,10 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
                 match e {
                     Ev::Req { .. } => { proptest::prop_assert_eq!(open_req, 0); open_req += 1; }
                     Ev::ReqEnd { .. } => { proptest::prop_assert_eq!(open_req, 1); open_req -= 1; }
-                    Ev::ReqBody { .. } | Ev::ReqGap { .. } => proptest::prop_assert_eq!(open_req, 1),
+                    Ev::ReqBody { .. } | Ev::ReqGap { .. } | Ev::ReqUndecoded { .. } => proptest::prop_assert_eq!(open_req, 1),
                     Ev::Resp { .. } => { proptest::prop_assert_eq!(open_resp, 0); open_resp += 1; }
                     Ev::RespEnd { .. } => { proptest::prop_assert_eq!(open_resp, 1); open_resp -= 1; }
-                    Ev::RespBody { .. } | Ev::RespGap { .. } | Ev::Sse { .. } | Ev::Comment { .. } => proptest::prop_assert_eq!(open_resp, 1),
+                    Ev::RespBody { .. } | Ev::RespGap { .. } | Ev::Sse { .. } | Ev::Comment { .. } | Ev::RespUndecoded { .. } => proptest::prop_assert_eq!(open_resp, 1),
                     Ev::Anomaly(_) => {}
                 }
             }

@@ -25,6 +25,7 @@ mod request;
 mod response;
 pub mod session;
 pub mod stream;
+mod undecoded;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::net::{IpAddr, SocketAddr};
@@ -102,6 +103,8 @@ struct Resp {
     auth_challenge: bool,
     /// A GET on a path that carries the server's JSON-RPC POSTs (judged at the end of the response).
     get_on_mcp: bool,
+    /// The body's Content-Encoding could not be undone (`undecoded.rs`): its content is unknown.
+    undecoded: bool,
 }
 
 #[derive(Debug)]
@@ -263,6 +266,8 @@ pub struct McpTracker {
     last_expiry: Timestamp,
     /// Per-session counters and timelines for the reports; `None` unless a report asks (record.rs).
     recorder: Option<Recorder>,
+    /// Bodies not decoded, for the coverage notices (`undecoded.rs`).
+    undecoded: undecoded::UndecodedNotes,
 }
 
 impl McpTracker {
@@ -289,6 +294,7 @@ impl McpTracker {
             stats: McpStats::default(),
             last_expiry: Timestamp::ZERO,
             recorder: None,
+            undecoded: undecoded::UndecodedNotes::default(),
         }
     }
 
@@ -480,6 +486,8 @@ impl McpTracker {
                 }
                 self.conns.insert(conn, view);
             }
+            HttpEvent::RequestUndecoded { tx, coding, reason, frame, ts } => self.body_undecoded(conn, Some(tx), true, &coding, reason, frame, ts),
+            HttpEvent::ResponseUndecoded { tx, coding, reason, frame, ts } => self.body_undecoded(conn, tx, false, &coding, reason, frame, ts),
             _ => {}
         }
     }
@@ -711,6 +719,8 @@ impl McpTracker {
                 // What is still owed: the stream's pending ids, or every request id before any answer.
                 let owed: Vec<Id> = match &t.resp {
                     None => req.request_ids(),
+                    // An undecodable stream may carry the answer: nothing is known to be owed.
+                    Some(r) if r.undecoded => Vec::new(),
                     Some(r) => match &r.stream {
                         Some(st) => st.pending.clone(),
                         None => Vec::new(),
@@ -816,6 +826,7 @@ impl McpTracker {
                 kind: FactKind::CaptureGap(facts::CaptureGap { gaps: st.gaps as i64, missed_bytes: st.missed_bytes as i64, sessions: n as i64 }),
             });
         }
+        self.finish_undecoded(out);
         for s in self.sessions.drain_sorted() {
             if let Some(rec) = self.recorder.as_mut() {
                 rec.release(&s);

@@ -36,6 +36,7 @@ impl McpTracker {
             init_requested: None,
             auth_challenge: head.headers.get("www-authenticate").is_some(),
             get_on_mcp: false,
+            undecoded: false,
         };
         let sse = media.as_deref() == Some("text/event-stream");
         if sse {
@@ -286,7 +287,9 @@ impl McpTracker {
         s.last_seen = s.last_seen.max(ts);
         let ctx = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
 
-        if let Some(st) = resp.stream.as_mut() {
+        // An undecodable SSE body is not a stream without events or ids: nothing is judged on it (the
+        // coverage notice CAPTURE-BODY-UNDECODED says it was not seen).
+        if let Some(st) = resp.stream.as_mut().filter(|_| !resp.undecoded) {
             st.end(ts);
             if let Some(p) = resp.shift.take() {
                 let f = p.fact.frame as u64;
@@ -386,7 +389,12 @@ impl McpTracker {
             });
         }
         if resp.status >= 400 {
-            let (kind, code, rpc_id, message) = classify_error_body(&media, &body, parsed.as_deref());
+            let (kind, code, rpc_id, message) = if resp.undecoded {
+                // Not an empty or bare body: one that could not be read.
+                ("undecoded", 0, String::new(), String::new())
+            } else {
+                classify_error_body(&media, &body, parsed.as_deref())
+            };
             let mentions_session = mentions_session(&message);
             let fingerprint = fingerprint(resp.status, kind, code, &rpc_id, &message);
             let on_mcp = self.servers.get(&server).is_some_and(|st| st.mcp_paths.contains(&path));

@@ -8,7 +8,10 @@
 //! `status`, `content_type` (media type of the response, lower-cased, no parameters), `req_body_len` and
 //! `resp_body_len` (decoded body bytes: de-chunked, SSE bodies included), `frames` (request head frame
 //! `;` response head frame), `end` (how the response ended: `complete`, `closed_by_fin`, `interrupted`,
-//! `gap`, `malformed`, or `-` when no response end was seen).
+//! `gap`, `malformed`, or `-` when no response end was seen), `coding` (the response's Content-Encoding and
+//! transfer codings other than chunked, as written, or `-`; the body lengths are after decoding) and
+//! `decoded` (`-` for a body without coding, `yes`, or why its codings could not be undone: `corrupt
+//! stream`, `unknown coding`, ...; a request body's failure is written `request: REASON`).
 //!
 //! A line is written when the response ends, or when the connection closes for a request that never got
 //! one. Output order follows the analysis, so it is deterministic.
@@ -21,7 +24,7 @@ use crate::http::{HttpEvent, MessageEnd, TxId};
 use crate::reassembly::ConnId;
 
 /// The header line.
-pub const HEADER: &str = "#fields\tconn\tclient\tserver\tmethod\turi\tstatus\tcontent_type\treq_body_len\tresp_body_len\tframes\tend";
+pub const HEADER: &str = "#fields\tconn\tclient\tserver\tmethod\turi\tstatus\tcontent_type\treq_body_len\tresp_body_len\tframes\tend\tcoding\tdecoded";
 
 #[derive(Debug, Default, Clone)]
 struct Row {
@@ -34,6 +37,9 @@ struct Row {
     req_frame: Option<u64>,
     resp_frame: Option<u64>,
     end: Option<MessageEnd>,
+    coding: Option<String>,
+    /// Why a body of the transaction was not decoded.
+    undecoded: Option<String>,
 }
 
 #[derive(Debug)]
@@ -93,6 +99,7 @@ impl HttpLog {
                 row.status = Some(head.status);
                 row.content_type = head.headers.content_type();
                 row.resp_frame = Some(*frame);
+                row.coding = crate::http::coding::BodyCodings::from_headers(&head.headers).map(|c| c.names);
             }
             HttpEvent::ResponseBody { tx, bytes, .. } => {
                 if let Some(r) = row_of(c, *tx) {
@@ -102,6 +109,16 @@ impl HttpLog {
             HttpEvent::SseBody { tx, len, .. } => {
                 if let Some(r) = row_of(c, *tx) {
                     r.resp_len = r.resp_len.saturating_add(*len as u64);
+                }
+            }
+            HttpEvent::RequestUndecoded { tx, reason, .. } => {
+                if let Some(r) = c.rows.get_mut(tx) {
+                    r.undecoded = Some(format!("request: {reason}"));
+                }
+            }
+            HttpEvent::ResponseUndecoded { tx, reason, .. } => {
+                if let Some(r) = row_of(c, *tx) {
+                    r.undecoded = Some(reason.as_str().to_string());
                 }
             }
             HttpEvent::ResponseEnd { tx, end, .. } => {
@@ -151,7 +168,7 @@ impl HttpLog {
         let frames = format!("{};{}", r.req_frame.map_or("-".into(), |f| f.to_string()), r.resp_frame.map_or("-".into(), |f| f.to_string()));
         let res = writeln!(
             self.out,
-            "{}\t{client}\t{server}\t{}\t{}\t{}\t{}\t{}\t{}\t{frames}\t{}",
+            "{}\t{client}\t{server}\t{}\t{}\t{}\t{}\t{}\t{}\t{frames}\t{}\t{}\t{}",
             conn.0,
             dash(r.method.clone()),
             dash(r.uri.clone()),
@@ -160,6 +177,12 @@ impl HttpLog {
             if r.method.is_some() { r.req_len.to_string() } else { "-".into() },
             if r.status.is_some() { r.resp_len.to_string() } else { "-".into() },
             r.end.map_or("-", MessageEnd::as_str),
+            dash(r.coding.clone()),
+            match (&r.undecoded, &r.coding) {
+                (Some(why), _) => escape(why),
+                (None, Some(_)) => "yes".to_string(),
+                (None, None) => "-".to_string(),
+            },
         );
         if let Err(e) = res {
             self.error = Some(e);
@@ -229,9 +252,33 @@ mod tests {
         let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], HEADER);
-        assert_eq!(lines[1], "7\t127.0.0.1:5000\t127.0.0.1:8000\tPOST\t/mcp?a=\\x09b\t200\ttext/event-stream\t7\t42\t4;6\tcomplete");
+        assert_eq!(lines[1], "7\t127.0.0.1:5000\t127.0.0.1:8000\tPOST\t/mcp?a=\\x09b\t200\ttext/event-stream\t7\t42\t4;6\tcomplete\t-\t-");
         // The second request never got a response: written at close, response columns unknown.
-        assert_eq!(lines[2], "7\t127.0.0.1:5000\t127.0.0.1:8000\tPOST\t/mcp?a=\\x09b\t-\t-\t0\t-\t9;-\t-");
+        assert_eq!(lines[2], "7\t127.0.0.1:5000\t127.0.0.1:8000\tPOST\t/mcp?a=\\x09b\t-\t-\t0\t-\t9;-\t-\t-\t-");
         assert_eq!(lines.len(), 3);
+    }
+
+    #[test]
+    fn httplog_shows_the_coding_and_why_a_body_was_not_decoded() {
+        let buf = Shared::default();
+        let mut log = HttpLog::new(Box::new(buf.clone()));
+        let c = ConnId(1);
+        let ts = Timestamp(0);
+        log.open(c, "127.0.0.1:5000".parse().unwrap(), "127.0.0.1:8000".parse().unwrap());
+        let req = RequestHead { method: "GET".into(), target: "/".into(), version: 1, headers: Headers::default() };
+        let gz = Headers::from_pairs([("content-type", "application/json"), ("content-encoding", "gzip")]);
+        for tx in 0..2 {
+            log.http(c, &HttpEvent::Request { tx, head: req.clone(), frame: 1, ts });
+            log.http(c, &HttpEvent::Response { tx: Some(tx), head: ResponseHead { status: 200, reason: "OK".into(), version: 1, headers: gz.clone() }, frame: 2, ts });
+            if tx == 1 {
+                log.http(c, &HttpEvent::ResponseUndecoded { tx: Some(1), coding: "gzip".into(), reason: crate::http::coding::Undecoded::Corrupt, frame: 2, ts });
+            }
+            log.http(c, &HttpEvent::ResponseEnd { tx: Some(tx), end: MessageEnd::Complete, frame: 2, ts });
+        }
+        log.finish().unwrap();
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[1].ends_with("\tcomplete\tgzip\tyes"), "{}", lines[1]);
+        assert!(lines[2].ends_with("\tcomplete\tgzip\tcorrupt stream"), "{}", lines[2]);
     }
 }
