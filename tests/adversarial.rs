@@ -429,6 +429,7 @@ fn coded_exchange(name: &str, head: &str, body: &[u8]) -> (PathBuf, PathBuf) {
 }
 
 #[test]
+#[cfg_attr(not(any(has_gnu_time, ci)), ignore = "needs GNU time on PATH for the peak-memory check (apt-get install time)")]
 fn gzip_bomb_stops_at_the_body_cap_with_flat_memory() {
     // 1 GiB of zeros (about 1 MiB of gzip) against a 64 MiB cap per body (the default).
     let bomb = gzip_zeros(n(1024));
@@ -445,6 +446,7 @@ fn gzip_bomb_stops_at_the_body_cap_with_flat_memory() {
 }
 
 #[test]
+#[cfg_attr(not(any(has_gnu_time, ci)), ignore = "needs GNU time on PATH for the peak-memory check (apt-get install time)")]
 fn endless_deflate_stream_is_flat_and_not_corrupt() {
     // A chunked SSE reply whose raw deflate stream never ends: empty stored blocks (RFC 1951 §3.2.4:
     // BFINAL=0, BTYPE=00, LEN=0, NLEN=0xffff), a few MiB of them, and no last chunk.
@@ -465,6 +467,7 @@ fn endless_deflate_stream_is_flat_and_not_corrupt() {
 }
 
 #[test]
+#[cfg_attr(not(any(has_gnu_time, ci)), ignore = "needs GNU time on PATH for the peak-memory check (apt-get install time)")]
 fn coding_stack_ten_deep_decodes_and_eleven_is_refused() {
     use std::io::Write;
     let json = br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
