@@ -108,3 +108,25 @@ fn corrupt_and_unknown_codings_add_one_notice_each_and_nothing_else() {
     let others = |csv: &str| incidents(&csv.lines().filter(|l| !l.contains(",CAPTURE-BODY-UNDECODED,")).collect::<Vec<_>>().join("\n"));
     assert_eq!(others(&damaged), others(&clean), "{damaged}\n{clean}");
 }
+
+#[test]
+fn timeline_and_session_inventory_show_the_coding() {
+    let dir = Scratch::new("coding-sessions");
+    let inv = dir.path().join("sessions.csv");
+    let o = run(&["-q", "-r", "samples/nginx-gzip-downgrade.pcap", "--sessions", inv.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = csv_rows(&std::fs::read_to_string(&inv).unwrap());
+    let col = rows[0].iter().position(|c| c == "content_codings").expect("content_codings column");
+    let sid_col = rows[0].iter().position(|c| c == "session_id").unwrap();
+    let row = rows.iter().find(|r| r[sid_col] == "90848721de124658b1efdb2f2263813e").expect("the downgrade session");
+    assert!(row[col].starts_with("gzip:"), "{row:?}");
+    // The uncompressed twin has no coding to show.
+    let twin = dir.path().join("twin.csv");
+    let o = run(&["-q", "-r", "samples/nginx-plain-downgrade.pcap", "--sessions", twin.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = csv_rows(&std::fs::read_to_string(&twin).unwrap());
+    assert!(rows[1..].iter().all(|r| r[col].is_empty()), "{rows:?}");
+    let o = run(&["-r", "samples/nginx-gzip-downgrade.pcap", "--timeline", "90848721de124658b1efdb2f2263813e"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("text/event-stream (gzip)"), "{}", stdout(&o));
+}

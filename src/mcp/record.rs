@@ -52,7 +52,8 @@ pub enum EntryKind {
     /// An HTTP request keyed to the session: method, path, first JSON-RPC method of the body.
     Request { http_method: String, path: String, rpc_method: String },
     /// The response head: status and media type, and the request's methods.
-    Response { http_method: String, rpc_method: String, status: u16, content_type: String },
+    /// `coding`: the response's `Content-Encoding` as written, `""` for none.
+    Response { http_method: String, rpc_method: String, status: u16, content_type: String, coding: String },
     /// One SSE event: its `event:` and `id:` fields and a short JSON-RPC description of its data.
     SseEvent { event: String, id: String, rpc: String },
     /// An SSE stream ended: how, with its cursor state.
@@ -81,6 +82,8 @@ pub struct SessionRecord {
     /// SSE streams that ended, by id cursor state (`none`, `ordered`, ...).
     pub streams: BTreeMap<String, u64>,
     pub fallbacks: u64,
+    /// Responses by `Content-Encoding` as written (`gzip`, `br, gzip`); identity responses are not counted.
+    pub codings: BTreeMap<String, u64>,
     /// `Some` when this session's timeline is recorded.
     pub timeline: Option<Vec<TimelineEntry>>,
     pub timeline_dropped: u64,
@@ -129,6 +132,7 @@ impl Recorder {
                 resp_other: 0,
                 streams: BTreeMap::new(),
                 fallbacks: 0,
+                codings: BTreeMap::new(),
                 timeline,
                 timeline_dropped: 0,
             };
@@ -173,13 +177,17 @@ impl Recorder {
         s: &Session,
         client: SocketAddr,
         req: (Timestamp, u64, &str, &str, &str),
-        resp: (Timestamp, u64, u16, Option<&str>),
+        resp: (Timestamp, u64, u16, Option<&str>, Option<&str>),
     ) {
         let (req_ts, req_frame, http_method, path, rpc_method) = req;
-        let (ts, frame, status, media) = resp;
+        let (ts, frame, status, media, coding) = resp;
         if let Some(r) = self.record(s) {
             r.client.get_or_insert(client);
             r.requests += 1;
+            if let Some(c) = coding.filter(|c| !c.trim().is_empty() && r.codings.len() < 16) {
+                // ALLOC: one entry per distinct coding of a session, at most 16
+                *r.codings.entry(c.trim().to_ascii_lowercase()).or_default() += 1;
+            }
             match media {
                 Some("application/json") => r.resp_json += 1,
                 Some("text/event-stream") => r.resp_sse += 1,
@@ -196,6 +204,7 @@ impl Recorder {
                 rpc_method: rpc_method.into(),
                 status,
                 content_type: media.unwrap_or("").into(),
+                coding: coding.unwrap_or("").trim().to_ascii_lowercase(),
             },
         );
     }
@@ -277,9 +286,9 @@ mod tests {
         let (a, b) = (session("b", 20), session("a", 10));
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let t = Timestamp::from_secs_micros(20, 0);
-        r.exchange(&a, c, (t, 1, "POST", "/mcp", "tools/list"), (t, 2, 200, Some("application/json")));
-        r.exchange(&a, c, (t, 3, "POST", "/mcp", "tools/call"), (t, 4, 200, Some("text/event-stream")));
-        r.exchange(&b, c, (t, 5, "GET", "/mcp", ""), (t, 6, 405, None));
+        r.exchange(&a, c, (t, 1, "POST", "/mcp", "tools/list"), (t, 2, 200, Some("application/json"), Some("gzip")));
+        r.exchange(&a, c, (t, 3, "POST", "/mcp", "tools/call"), (t, 4, 200, Some("text/event-stream"), Some(" GZip ")));
+        r.exchange(&b, c, (t, 5, "GET", "/mcp", ""), (t, 6, 405, None, None));
         r.stream_end(&a, t, 4, "complete", (1, 0), "none");
         let v = r.into_records();
         assert_eq!(v.iter().map(|x| x.session_id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
@@ -287,6 +296,9 @@ mod tests {
         assert_eq!(v[1].streams.get("none"), Some(&1));
         assert_eq!(v[0].resp_other, 1);
         assert!(v[0].timeline.is_none());
+        // Codings as written, case and spaces aside; identity responses are not counted.
+        assert_eq!(v[1].codings.get("gzip"), Some(&2));
+        assert!(v[0].codings.is_empty());
     }
 
     #[test]
@@ -296,7 +308,7 @@ mod tests {
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let a = session("a", 1);
         for f in 0..4 {
-            r.exchange(&a, c, (t, f * 2, "POST", "/mcp", "ping"), (t, f * 2 + 1, 200, Some("application/json")));
+            r.exchange(&a, c, (t, f * 2, "POST", "/mcp", "ping"), (t, f * 2 + 1, 200, Some("application/json"), None));
         }
         r.fallback(&session("x", 1));
         r.fallback(&session("y", 1));

@@ -141,7 +141,7 @@ impl McpTracker {
             s.observe_era(Era::Streamable2025);
         }
         if let Some(rec) = self.recorder.as_mut() {
-            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, &method_name), (ts, frame, head.status, media.as_deref()));
+            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, &method_name), (ts, frame, head.status, media.as_deref(), head.headers.get("content-encoding")));
         }
         let ctx_for = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
         if declares_2026 && !initialize && resp_sid.is_some() {

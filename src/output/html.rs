@@ -413,6 +413,7 @@ mod tests {
             resp_other: 0,
             streams: BTreeMap::new(),
             fallbacks: 0,
+            codings: Default::default(),
             timeline: Some(vec![entry(1), entry(2), entry(3)]),
             timeline_dropped: 0,
         };

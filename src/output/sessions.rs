@@ -11,7 +11,7 @@ use crate::mcp::record::SessionRecord;
 /// The columns, in order.
 pub const COLUMNS: &[&str] = &[
     "session_id", "client", "server", "host", "endpoint", "era", "version", "first_seen", "last_seen", "requests",
-    "responses_json", "responses_sse", "responses_other", "sse_streams", "fallbacks", "incidents",
+    "responses_json", "responses_sse", "responses_other", "sse_streams", "fallbacks", "incidents", "content_codings",
 ];
 
 /// `name:count` pairs joined by `;` (BTreeMap order: sorted by name).
@@ -50,6 +50,7 @@ pub fn write<W: Write>(out: W, records: &[SessionRecord], incidents: &[Incident]
             counts(&r.streams),
             r.fallbacks.to_string(),
             counts(&incidents_by_rule(r, incidents)),
+            counts(&r.codings),
         ];
         w.write_record(&row)?;
     }

@@ -80,9 +80,10 @@ pub fn describe(e: &TimelineEntry) -> String {
         EntryKind::Request { http_method, path, rpc_method } => {
             format!("-> {http_method} {path}{}", if rpc_method.is_empty() { String::new() } else { format!("  {rpc_method}") })
         }
-        EntryKind::Response { status, content_type, rpc_method, .. } => format!(
-            "<- {status} {}{}",
+        EntryKind::Response { status, content_type, rpc_method, coding, .. } => format!(
+            "<- {status} {}{}{}",
             if content_type.is_empty() { "(no content type)" } else { content_type },
+            if coding.is_empty() { String::new() } else { format!(" ({coding})") },
             if rpc_method.is_empty() { String::new() } else { format!("  ({rpc_method})") }
         ),
         EntryKind::SseEvent { event, id, rpc } => format!(
@@ -163,7 +164,7 @@ mod tests {
         TimelineEntry {
             ts: t(frame as i64),
             frame,
-            what: EntryKind::Response { http_method: "POST".into(), rpc_method: "tools/call".into(), status: 200, content_type: ct.into() },
+            what: EntryKind::Response { http_method: "POST".into(), rpc_method: "tools/call".into(), status: 200, content_type: ct.into(), coding: String::new() },
         }
     }
 
@@ -186,6 +187,7 @@ mod tests {
             resp_other: 0,
             streams: Default::default(),
             fallbacks: 0,
+            codings: Default::default(),
             timeline: Some(vec![resp(9, "text/event-stream"), resp(2, "application/json")]),
             timeline_dropped: 0,
         };
