@@ -364,20 +364,20 @@ impl McpTracker {
             }
         }
 
+        // The request's frame and the response's: the evidence of an answer.
+        let exchange_frames: Vec<u64> = req_frame.into_iter().chain([resp.frame]).collect();
+        let (kind, code, rpc_id, message) = if resp.undecoded {
+            // Not an empty or bare body: one that could not be read.
+            ("undecoded", 0, String::new(), String::new())
+        } else if resp.status < 300 && resp.stream.is_some() {
+            ("stream", 0, String::new(), String::new())
+        } else {
+            classify_error_body(&media, &body, parsed.as_deref())
+        };
         if resp.get_on_mcp {
-            let (kind, message) = if resp.status < 300 && resp.stream.is_some() {
-                ("stream", String::new())
-            } else {
-                let (kind, _, _, message) = classify_error_body(&media, &body, parsed.as_deref());
-                (kind, message)
-            };
             let dead = req_sid.as_ref().is_some_and(|sid| self.clients.get(&(client.ip(), server)).is_some_and(|c| c.dead.contains_key(sid)));
-            let mut frames = vec![resp.frame];
-            if let Some(f) = req_frame {
-                frames.insert(0, f);
-            }
             out(Fact {
-                ctx: ctx(s, frames),
+                ctx: ctx(s, exchange_frames.clone()),
                 kind: FactKind::GetResponse(facts::GetResponse {
                     status: i64::from(resp.status),
                     content_type: media.clone(),
@@ -389,12 +389,6 @@ impl McpTracker {
             });
         }
         if resp.status >= 400 {
-            let (kind, code, rpc_id, message) = if resp.undecoded {
-                // Not an empty or bare body: one that could not be read.
-                ("undecoded", 0, String::new(), String::new())
-            } else {
-                classify_error_body(&media, &body, parsed.as_deref())
-            };
             let mentions_session = mentions_session(&message);
             let fingerprint = fingerprint(resp.status, kind, code, &rpc_id, &message);
             let on_mcp = self.servers.get(&server).is_some_and(|st| st.mcp_paths.contains(&path));
@@ -404,12 +398,8 @@ impl McpTracker {
                 .and_then(|st| st.recent_5xx.get(&path))
                 .map(|q| q.iter().map(|t| ts.since(*t).0 / 1_000_000).collect())
                 .unwrap_or_default();
-            let mut frames = vec![resp.frame];
-            if let Some(f) = req_frame {
-                frames.insert(0, f);
-            }
             out(Fact {
-                ctx: ctx(s, frames),
+                ctx: ctx(s, exchange_frames),
                 kind: FactKind::ErrorResponse(facts::ErrorResponse {
                     status: i64::from(resp.status),
                     http_method: http_method.clone(),
