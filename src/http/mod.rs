@@ -41,7 +41,9 @@
 
 pub mod body;
 pub mod chunked;
+pub mod h2;
 pub mod head;
+pub mod switch;
 pub mod sse;
 
 use std::collections::VecDeque;
@@ -525,6 +527,8 @@ struct Sink<'s, F> {
     stats: &'s mut HttpStats,
     frame: u64,
     ts: Timestamp,
+    /// Set by a `101 Switching Protocols` to `h2c`: the upgrade request's tx (RFC 7540 §3.2).
+    h2c: Option<Option<TxId>>,
 }
 
 impl<F: FnMut(HttpEvent<'_>)> Sink<'_, F> {
@@ -578,6 +582,8 @@ pub struct HttpConnection {
     resp: Half,
     pairing: Pairing,
     stats: HttpStats,
+    /// See [`HttpConnection::take_h2c_upgrade`].
+    h2c: Option<(Option<TxId>, usize)>,
 }
 
 impl HttpConnection {
@@ -598,6 +604,7 @@ impl HttpConnection {
                 max_special: limits.max_pending_per_session,
             },
             stats: HttpStats::default(),
+            h2c: None,
         }
     }
 
@@ -618,10 +625,27 @@ impl HttpConnection {
             Direction::ToServer => (&mut self.req, &mut self.resp),
             Direction::ToClient => (&mut self.resp, &mut self.req),
         };
-        let mut sink = Sink { out, stats: &mut self.stats, frame, ts };
+        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, h2c: None };
+        let opaque_before = sink.stats.opaque_bytes;
         if feed_half(half, dir, &mut self.pairing, self.cfg, &mut sink, bytes) {
             stop_for_upgrade(other, &mut sink);
         }
+        if let Some(tx) = sink.h2c {
+            // The bytes after the 101 head were counted opaque: they are the first HTTP/2 bytes.
+            let tail = self.stats.opaque_bytes.saturating_sub(opaque_before);
+            self.h2c = Some((tx, usize::try_from(tail).unwrap_or(0)));
+        }
+    }
+
+    /// After `101 Switching Protocols` with `Upgrade: h2c` (RFC 7540 §3.2): the upgrade request's tx and how
+    /// many bytes at the end of the last `data` call were already HTTP/2. Taken once.
+    pub fn take_h2c_upgrade(&mut self) -> Option<(Option<TxId>, usize)> {
+        self.h2c.take()
+    }
+
+    /// The transaction id the next request would get.
+    pub fn next_tx(&self) -> TxId {
+        self.pairing.next_tx
     }
 
     /// `len` bytes of one direction were never seen (see the module's gap policy).
@@ -630,7 +654,7 @@ impl HttpConnection {
             Direction::ToServer => &mut self.req,
             Direction::ToClient => &mut self.resp,
         };
-        let mut sink = Sink { out, stats: &mut self.stats, frame, ts };
+        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, h2c: None };
         sink.stats.gaps = sink.stats.gaps.saturating_add(1);
         sink.stats.gap_bytes = sink.stats.gap_bytes.saturating_add(len);
         if len == 0 {
@@ -679,7 +703,7 @@ impl HttpConnection {
             Direction::ToServer => &mut self.req,
             Direction::ToClient => &mut self.resp,
         };
-        let mut sink = Sink { out, stats: &mut self.stats, frame, ts };
+        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, h2c: None };
         match std::mem::replace(&mut half.state, HalfState::Ended) {
             HalfState::Head { .. } => {
                 if !half.carry.is_empty() {
@@ -981,6 +1005,7 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
         // RFC 9110 §15.2: interim responses precede the final one for the same request.
         sink.stats.informational = sink.stats.informational.saturating_add(1);
         let tx = pairing.peek();
+        let upgrade_h2c = head.headers.get("upgrade").is_some_and(|u| u.trim().eq_ignore_ascii_case("h2c"));
         sink.emit(HttpEvent::Response { tx, head, frame, ts });
         if tx.is_none() {
             sink.anomaly(HttpAnomaly::UnpairedResponse);
@@ -989,6 +1014,9 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
         if status == 101 {
             // RFC 9110 §15.2.2: the server switches to the protocol in Upgrade right after the empty line.
             sink.stats.upgrades = sink.stats.upgrades.saturating_add(1);
+            if upgrade_h2c {
+                sink.h2c = Some(tx);
+            }
             half.state = HalfState::Opaque;
             return true;
         }
