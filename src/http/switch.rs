@@ -139,7 +139,7 @@ impl HttpConn {
                         self.undecided = Some(u);
                         return;
                     }
-                    self.flush(u, frame, out);
+                    self.flush(*u, frame, out);
                 }
             }
         }
@@ -158,11 +158,11 @@ impl HttpConn {
     }
 
     /// Gives up waiting: what was held goes where the connection now goes (HTTP/1.1, or dark HTTP/2).
-    fn flush<F: FnMut(HttpEvent<'_>)>(&mut self, u: Box<Undecided>, frame: u64, out: &mut F) {
+    fn flush<F: FnMut(HttpEvent<'_>)>(&mut self, u: Undecided, frame: u64, out: &mut F) {
         if self.alpn_h2 && self.h2.is_none() {
             self.h2 = Some(Box::new(H2Connection::midstream(self.cfg, self.h1.next_tx(), frame)));
         }
-        let Undecided { probe, probe_at, held, .. } = *u;
+        let Undecided { probe, probe_at, held, .. } = u;
         if !probe.is_empty() {
             // A preface prefix cut short: it was not HTTP/2 after all.
             self.data(Direction::ToServer, &probe, probe_at.0, probe_at.1, out);
@@ -175,7 +175,7 @@ impl HttpConn {
     /// See [`HttpConnection::gap`].
     pub fn gap<F: FnMut(HttpEvent<'_>)>(&mut self, dir: Direction, len: u64, frame: u64, ts: Timestamp, out: &mut F) {
         if let Some(u) = self.undecided.take() {
-            self.flush(u, frame, out);
+            self.flush(*u, frame, out);
         }
         match self.h2.as_mut() {
             Some(h2) => h2.gap(dir, len, frame, ts, out),
@@ -186,7 +186,7 @@ impl HttpConn {
     /// See [`HttpConnection::end`].
     pub fn end<F: FnMut(HttpEvent<'_>)>(&mut self, dir: Direction, reason: EndReason, frame: u64, ts: Timestamp, out: &mut F) {
         if let Some(u) = self.undecided.take() {
-            self.flush(u, frame, out);
+            self.flush(*u, frame, out);
         }
         match self.h2.as_mut() {
             Some(h2) => h2.end(dir, reason, frame, ts, out),

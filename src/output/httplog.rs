@@ -105,6 +105,15 @@ impl HttpLog {
                 }
             }
             HttpEvent::ResponseEnd { tx, end, .. } => {
+                // The end of an interim (1xx) response is not the transaction's: its row has no status yet
+                // (after `101` to h2c, the final response comes over HTTP/2 on the same tx).
+                let interim = match tx {
+                    Some(t) => c.rows.get(t).is_some_and(|r| r.status.is_none()),
+                    None => c.unpaired.as_ref().is_none_or(|r| r.status.is_none()),
+                };
+                if interim {
+                    return;
+                }
                 let row = match tx {
                     Some(t) => c.rows.remove(t),
                     None => c.unpaired.take(),

@@ -225,8 +225,7 @@ impl FrameReader {
                 self.carry = Vec::new();
             }
         }
-        loop {
-            let Some(h) = FrameHeader::parse(input) else { break };
+        while let Some(h) = FrameHeader::parse(input) {
             let total = frame_total(h, max_len)?;
             let Some(frame) = input.get(..total) else { break };
             f(h, frame.get(HEADER_LEN..).unwrap_or_default());

@@ -329,8 +329,7 @@ fn hpack_bomb_is_cut_at_the_header_list_cap_and_the_connection_goes_on() {
 
 #[test]
 fn frame_over_the_cap_stops_the_analysis() {
-    let mut l = Limits::default();
-    l.max_h2_frame_bytes = 100;
+    let l = Limits { max_h2_frame_bytes: 100, ..Limits::default() };
     let mut c = HttpConn::new(&l);
     run_conn(&mut c, &[(ToServer, cat(&[client_start(), req_headers(1, false), fr(frame::DATA, 0, 1, &[b'x'; 200])]))]);
     assert_eq!(c.h2_stats().unwrap().frame_cap_hits, 1);
