@@ -96,6 +96,7 @@ impl Batch {
             E::Anomaly { kind, frame, ts } => E::Anomaly { kind, frame, ts },
             E::RequestBodyGap { tx, len, frame, ts } => E::RequestBodyGap { tx, len, frame, ts },
             E::ResponseBodyGap { tx, len, frame, ts } => E::ResponseBodyGap { tx, len, frame, ts },
+            E::H2Stream { tx, stream, frame, ts } => E::H2Stream { tx, stream, frame, ts },
         };
         Item::Cmd(Cmd::Http { conn, ev })
     }

@@ -308,6 +308,9 @@ pub enum HttpEvent<'a> {
     /// `len` bytes of a (non-SSE) response body were lost in a capture gap; the body goes on after them.
     /// Added by the http module.
     ResponseBodyGap { tx: Option<TxId>, len: u64, frame: u64, ts: Timestamp },
+    /// HTTP/2: transaction `tx` is carried by stream `stream` (right after its `Request`, or at the h2c
+    /// upgrade for stream 1). For logs; the exchange itself is the same as over HTTP/1.1.
+    H2Stream { tx: TxId, stream: u32, frame: u64, ts: Timestamp },
 }
 
 /// Anomaly counters by kind (no allocation).
@@ -1257,7 +1260,7 @@ mod tests {
             HttpEvent::SseComment { tx, frame, .. } => (Ev::Comment { tx: *tx }, *frame),
             HttpEvent::ResponseEnd { tx, end, frame, .. } => (Ev::RespEnd { tx: *tx, end: *end }, *frame),
             HttpEvent::Anomaly { kind, frame, .. } => (Ev::Anomaly(*kind), *frame),
-            HttpEvent::SseBody { .. } => return None,
+            HttpEvent::SseBody { .. } | HttpEvent::H2Stream { .. } => return None,
         })
     }
 

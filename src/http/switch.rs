@@ -149,6 +149,10 @@ impl HttpConn {
         self.h1.data(dir, bytes, frame, ts, out);
         if let Some((tx, tail)) = self.h1.take_h2c_upgrade() {
             let mut h2 = Box::new(H2Connection::upgraded(self.cfg, tx, self.h1.next_tx()));
+            if let Some(tx) = tx {
+                // RFC 7540 §3.2: the upgrade request is stream 1.
+                out(HttpEvent::H2Stream { tx, stream: 1, frame, ts });
+            }
             let rest = bytes.get(bytes.len().saturating_sub(tail)..).unwrap_or_default();
             if !rest.is_empty() {
                 h2.data(dir, rest, frame, ts, out);

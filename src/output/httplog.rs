@@ -8,7 +8,8 @@
 //! `status`, `content_type` (media type of the response, lower-cased, no parameters), `req_body_len` and
 //! `resp_body_len` (decoded body bytes: de-chunked, SSE bodies included), `frames` (request head frame
 //! `;` response head frame), `end` (how the response ended: `complete`, `closed_by_fin`, `interrupted`,
-//! `gap`, `malformed`, or `-` when no response end was seen).
+//! `gap`, `malformed`, or `-` when no response end was seen), `h2_stream` (the HTTP/2 stream id, `-` for
+//! HTTP/1.x).
 //!
 //! A line is written when the response ends, or when the connection closes for a request that never got
 //! one. Output order follows the analysis, so it is deterministic.
@@ -21,7 +22,7 @@ use crate::http::{HttpEvent, MessageEnd, TxId};
 use crate::reassembly::ConnId;
 
 /// The header line.
-pub const HEADER: &str = "#fields\tconn\tclient\tserver\tmethod\turi\tstatus\tcontent_type\treq_body_len\tresp_body_len\tframes\tend";
+pub const HEADER: &str = "#fields\tconn\tclient\tserver\tmethod\turi\tstatus\tcontent_type\treq_body_len\tresp_body_len\tframes\tend\th2_stream";
 
 #[derive(Debug, Default, Clone)]
 struct Row {
@@ -34,6 +35,7 @@ struct Row {
     req_frame: Option<u64>,
     resp_frame: Option<u64>,
     end: Option<MessageEnd>,
+    stream: Option<u32>,
 }
 
 #[derive(Debug)]
@@ -75,6 +77,11 @@ impl HttpLog {
                 row.method = Some(head.method.clone());
                 row.uri = Some(head.target.clone());
                 row.req_frame = Some(*frame);
+            }
+            HttpEvent::H2Stream { tx, stream, .. } => {
+                if let Some(r) = c.rows.get_mut(tx) {
+                    r.stream = Some(*stream);
+                }
             }
             HttpEvent::RequestBody { tx, bytes, .. } => {
                 if let Some(r) = c.rows.get_mut(tx) {
@@ -160,7 +167,7 @@ impl HttpLog {
         let frames = format!("{};{}", r.req_frame.map_or("-".into(), |f| f.to_string()), r.resp_frame.map_or("-".into(), |f| f.to_string()));
         let res = writeln!(
             self.out,
-            "{}\t{client}\t{server}\t{}\t{}\t{}\t{}\t{}\t{}\t{frames}\t{}",
+            "{}\t{client}\t{server}\t{}\t{}\t{}\t{}\t{}\t{}\t{frames}\t{}\t{}",
             conn.0,
             dash(r.method.clone()),
             dash(r.uri.clone()),
@@ -169,6 +176,7 @@ impl HttpLog {
             if r.method.is_some() { r.req_len.to_string() } else { "-".into() },
             if r.status.is_some() { r.resp_len.to_string() } else { "-".into() },
             r.end.map_or("-", MessageEnd::as_str),
+            r.stream.map_or_else(|| "-".to_string(), |s| s.to_string()),
         );
         if let Err(e) = res {
             self.error = Some(e);
@@ -238,9 +246,30 @@ mod tests {
         let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], HEADER);
-        assert_eq!(lines[1], "7\t127.0.0.1:5000\t127.0.0.1:8000\tPOST\t/mcp?a=\\x09b\t200\ttext/event-stream\t7\t42\t4;6\tcomplete");
+        assert_eq!(lines[1], "7\t127.0.0.1:5000\t127.0.0.1:8000\tPOST\t/mcp?a=\\x09b\t200\ttext/event-stream\t7\t42\t4;6\tcomplete\t-");
         // The second request never got a response: written at close, response columns unknown.
-        assert_eq!(lines[2], "7\t127.0.0.1:5000\t127.0.0.1:8000\tPOST\t/mcp?a=\\x09b\t-\t-\t0\t-\t9;-\t-");
+        assert_eq!(lines[2], "7\t127.0.0.1:5000\t127.0.0.1:8000\tPOST\t/mcp?a=\\x09b\t-\t-\t0\t-\t9;-\t-\t-");
         assert_eq!(lines.len(), 3);
+    }
+
+    #[test]
+    fn httplog_shows_the_h2_stream_and_waits_past_an_interim_response() {
+        let buf = Shared::default();
+        let mut log = HttpLog::new(Box::new(buf.clone()));
+        let (c, ts) = (ConnId(1), Timestamp(0));
+        log.open(c, "127.0.0.1:5000".parse().unwrap(), "127.0.0.1:8000".parse().unwrap());
+        let req = RequestHead { method: "GET".into(), target: "/mcp".into(), version: 1, headers: Headers::default() };
+        log.http(c, &HttpEvent::Request { tx: 0, head: req, frame: 4, ts });
+        let head = |status| ResponseHead { status, reason: String::new(), version: 1, headers: Headers::default() };
+        // 101 to h2c: the interim response ends, the final one comes over HTTP/2 on stream 1.
+        log.http(c, &HttpEvent::Response { tx: Some(0), head: head(101), frame: 5, ts });
+        log.http(c, &HttpEvent::ResponseEnd { tx: Some(0), end: MessageEnd::Complete, frame: 5, ts });
+        log.http(c, &HttpEvent::H2Stream { tx: 0, stream: 1, frame: 5, ts });
+        log.http(c, &HttpEvent::Response { tx: Some(0), head: head(200), frame: 6, ts });
+        log.http(c, &HttpEvent::ResponseEnd { tx: Some(0), end: MessageEnd::Interrupted, frame: 8, ts });
+        log.finish().unwrap();
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines, vec![HEADER, "1\t127.0.0.1:5000\t127.0.0.1:8000\tGET\t/mcp\t200\t-\t0\t0\t4;6\tinterrupted\t1"]);
     }
 }

@@ -489,6 +489,7 @@ impl H2Connection {
                 self.streams.insert(id, Stream::request(tx));
                 let head = request_head(block);
                 (out.out)(HttpEvent::Request { tx, head, frame: out.frame, ts: out.ts });
+                (out.out)(HttpEvent::H2Stream { tx, stream: id, frame: out.frame, ts: out.ts });
                 if end_stream {
                     self.end_request(id, out);
                 }

@@ -69,6 +69,7 @@ fn show(ev: &HttpEvent<'_>) -> Option<String> {
         HttpEvent::SseComment { tx, .. } => format!("comment {tx:?}"),
         HttpEvent::ResponseEnd { tx, end, frame, .. } => format!("respend {tx:?} {} @{frame}", end.as_str()),
         HttpEvent::Anomaly { kind, .. } => format!("anomaly {}", kind.as_str()),
+        HttpEvent::H2Stream { tx, stream, .. } => format!("stream {tx} {stream}"),
         HttpEvent::SseBody { .. } | HttpEvent::RequestBodyGap { .. } | HttpEvent::ResponseBodyGap { .. } => return None,
     })
 }
@@ -103,6 +104,7 @@ fn json_exchange_is_one_request_and_one_response() {
         got,
         vec![
             "req 0 POST /mcp host=localhost:8000 v2 @1",
+            "stream 0 1",
             "reqbody 0 {\"id\":1}",
             "reqend 0 complete @1",
             "resp Some(0) 200 application/json @3",
@@ -135,6 +137,7 @@ fn sse_events_come_as_their_data_frames_arrive_and_streams_interleave() {
         got,
         vec![
             "req 0 POST /mcp host=localhost:8000 v2 @1",
+            "stream 0 1",
             "reqbody 0 {}",
             "reqend 0 complete @1",
             "resp Some(0) 200 text/event-stream @2",
@@ -142,6 +145,7 @@ fn sse_events_come_as_their_data_frames_arrive_and_streams_interleave() {
             "comment Some(0)",
             "sse Some(0) id=None part @4",
             "req 1 POST /mcp host=localhost:8000 v2 @5",
+            "stream 1 3",
             "reqend 1 complete @5",
             "resp Some(1) 200 application/json @6",
             "respbody Some(1) {}",
@@ -209,7 +213,7 @@ fn server_settings_before_the_client_preface_wait_for_it() {
         (ToServer, cat(&[client_start(), req_headers(1, true)])),
         (ToClient, resp_headers(1, "application/json", true)),
     ]);
-    assert_eq!(got, vec!["req 0 POST /mcp host=localhost:8000 v2 @2", "reqend 0 complete @2", "resp Some(0) 200 application/json @3", "respend Some(0) complete @3"]);
+    assert_eq!(got, vec!["req 0 POST /mcp host=localhost:8000 v2 @2", "stream 0 1", "reqend 0 complete @2", "resp Some(0) 200 application/json @3", "respend Some(0) complete @3"]);
     assert!(c.h2_stats().is_some());
 }
 
@@ -217,7 +221,7 @@ fn server_settings_before_the_client_preface_wait_for_it() {
 fn preface_split_across_packets_is_still_http2() {
     let start = cat(&[client_start(), req_headers(1, true)]);
     let (got, c) = run(&[(ToServer, start[..5].to_vec()), (ToServer, start[5..].to_vec())]);
-    assert_eq!(got, vec!["req 0 POST /mcp host=localhost:8000 v2 @2", "reqend 0 complete @2"]);
+    assert_eq!(got, vec!["req 0 POST /mcp host=localhost:8000 v2 @2", "stream 0 1", "reqend 0 complete @2"]);
     assert!(c.h2_stats().is_some());
 }
 
@@ -248,8 +252,10 @@ fn h2c_upgrade_continues_the_exchange_over_http2() {
             "reqend 0 complete @1",
             "resp Some(0) 101  @2",
             "respend Some(0) complete @2",
+            "stream 0 1",
             "resp Some(0) 200 application/json @2",
             "req 1 POST /mcp host=localhost:8000 v2 @3",
+            "stream 1 3",
             "reqend 1 complete @3",
             "respbody Some(0) {\"r\":1}",
             "respend Some(0) complete @4",
@@ -291,7 +297,7 @@ fn frame_inside_a_header_block_is_a_protocol_error() {
 fn continuation_assembles_a_header_block() {
     let b = block(&[(":method", "GET"), (":path", "/x"), (":authority", "h")]);
     let (got, _) = run(&[(ToServer, cat(&[client_start(), fr(frame::HEADERS, END_STREAM, 1, &b[..4]), fr(frame::CONTINUATION, 0, 1, &b[4..9]), fr(frame::CONTINUATION, END_HEADERS, 1, &b[9..])]))]);
-    assert_eq!(got, vec!["req 0 GET /x host=h v2 @1", "reqend 0 complete @1"]);
+    assert_eq!(got, vec!["req 0 GET /x host=h v2 @1", "stream 0 1", "reqend 0 complete @1"]);
 }
 
 #[test]
