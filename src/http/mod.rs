@@ -7,6 +7,8 @@
 //! Its parts: `head.rs` (httparse wrapper, RFC 9112 §2-§5), `body.rs` (RFC 9112 §6.3 body length),
 //! `chunked.rs` (RFC 9112 §7.1), `sse.rs` (WHATWG HTML §9.2.6).
 //! Must not: decode JSON or know MCP; reject traffic an endpoint would accept; copy body bytes.
+//! HTTP/2 lives in `h2/` and emits the same [`HttpEvent`]s; `switch.rs` decides which one a connection
+//! speaks (preface, ALPN, `Upgrade: h2c`), so the analyzer holds a `switch::HttpConn` per connection.
 //!
 //! **Pairing** (RFC 9112 §9.3.2 pipelining: responses come in request order). Requests get increasing
 //! [`TxId`]s; each final (non-1xx) response takes the oldest unanswered one; a 1xx response is reported
