@@ -113,13 +113,16 @@ impl HttpConn {
                         self.undecided = Some(u);
                         return;
                     }
-                    let whole = if u.probe.is_empty() { bytes.to_vec() } else { std::mem::take(&mut u.probe) };
+                    // The decision is made: the probe (if any) and these bytes go on, without a copy when
+                    // the first packet decided.
+                    let probe = std::mem::take(&mut u.probe);
+                    let whole: &[u8] = if probe.is_empty() { bytes } else { &probe };
                     if is_prefix {
                         self.h2 = Some(Box::new(H2Connection::new(self.cfg, self.h1.next_tx())));
-                    } else if self.alpn_h2 || looks_like_h2_frames(&whole) {
+                    } else if self.alpn_h2 || looks_like_h2_frames(whole) {
                         self.h2 = Some(Box::new(H2Connection::midstream(self.cfg, self.h1.next_tx(), frame)));
                     }
-                    self.data(dir, &whole, frame, ts, out);
+                    self.data(dir, whole, frame, ts, out);
                     for (b, f, t) in u.held {
                         self.data(Direction::ToClient, &b, f, t, out);
                     }
