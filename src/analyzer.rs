@@ -9,7 +9,9 @@ use crate::capture::{CaptureStats, LinkType, RawPacket};
 use crate::decode::{self, Skip};
 use crate::detect::{Incidents, Raised, RuleSet};
 use crate::facts::{Era, Fact};
-use crate::http::{HttpAnomaly, HttpConnection, HttpEvent};
+use crate::http::h2::H2Stats;
+use crate::http::switch::HttpConn;
+use crate::http::{HttpAnomaly, HttpEvent};
 use crate::limits::Limits;
 use crate::mcp::{McpStats, McpTracker};
 use crate::output::httplog::HttpLog;
@@ -38,6 +40,8 @@ pub struct HttpCounters {
     /// Bodies whose codings could not be undone, by reason (`http::coding::Undecoded`); the cap reasons
     /// are the decoded-bytes limits being hit.
     pub undecoded: BTreeMap<&'static str, u64>,
+    /// HTTP/2 connections, summed when each closes.
+    pub h2: H2Stats,
 }
 
 /// Distinct media types counted by name in [`HttpCounters::responses_by_type`].
@@ -158,7 +162,7 @@ pub enum Cmd<'a> {
 pub struct Front {
     limits: Limits,
     flows: FlowTable,
-    http: ConnMap<HttpConnection>,
+    http: ConnMap<HttpConn>,
     tls: TlsLayer,
     counters: HttpCounters,
     packets: u64,
@@ -529,7 +533,7 @@ fn fact_handler<'a>(
 /// Hands a reassembly event to the HTTP layer of its connection and what the MCP layer needs on to `out`.
 fn route<F: FnMut(Cmd<'_>)>(
     ev: FlowEvent<'_>,
-    http: &mut ConnMap<HttpConnection>,
+    http: &mut ConnMap<HttpConn>,
     tls: &mut TlsLayer,
     counters: &mut HttpCounters,
     limits: &Limits,
@@ -542,7 +546,7 @@ fn route<F: FnMut(Cmd<'_>)>(
     match ev {
         FlowEvent::Open { conn, client, server, ts, .. } => {
             // ALLOC: HTTP state per open connection, bounded by limits::max_connections
-            http.insert(conn, HttpConnection::new(limits));
+            http.insert(conn, HttpConn::new(limits));
             tls.open(conn, client, server, ts);
             out(Cmd::Open { conn, client, server });
             if let Some(l) = http_log {
@@ -552,7 +556,14 @@ fn route<F: FnMut(Cmd<'_>)>(
         FlowEvent::Data { conn, dir, bytes, frame, ts } => {
             // The TLS layer passes plaintext through and decrypts TLS (src/tls).
             if let Some(h) = http.get_mut(&conn) {
-                tls.data(conn, dir, bytes, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, http_log, out)));
+                // ALPN is read before any application data, so it is known by the time plaintext flows.
+                let alpn_h2 = tls.alpn_h2(conn);
+                tls.data(conn, dir, bytes, frame, ts, &mut |d| {
+                    if alpn_h2 {
+                        h.set_alpn_h2();
+                    }
+                    deliver_http(h, d, &mut |hev| deliver(conn, hev, http_log, out))
+                });
             }
         }
         FlowEvent::Gap { conn, dir, len, frame, ts } => {
@@ -569,7 +580,14 @@ fn route<F: FnMut(Cmd<'_>)>(
             }
         }
         FlowEvent::Close { conn, ts } => {
-            http.remove(&conn);
+            if let Some(h) = http.remove(&conn) {
+                if let Some(s) = h.h2_stats() {
+                    counters.h2.merge(s);
+                }
+                if let Some((why, frame)) = h.h2_unanalysed() {
+                    tls.http2_unanalysed(conn, why.as_str(), frame);
+                }
+            }
             tls.close(conn);
             if let Some(l) = http_log {
                 l.close(conn);
@@ -605,7 +623,7 @@ fn deliver_cmd<F: FnMut(Cmd<'_>)>(conn: ConnId, hev: HttpEvent<'_>, counters: &m
 }
 
 /// Hands what the TLS layer passes on (plaintext or decrypted) to the connection's HTTP state.
-fn deliver_http<F: FnMut(HttpEvent<'_>)>(h: &mut HttpConnection, d: Delivery<'_>, out: &mut F) {
+fn deliver_http<F: FnMut(HttpEvent<'_>)>(h: &mut HttpConn, d: Delivery<'_>, out: &mut F) {
     match d {
         Delivery::Data { dir, bytes, frame, ts } => h.data(dir, bytes, frame, ts, out),
         Delivery::Gap { dir, len, frame, ts } => h.gap(dir, len, frame, ts, out),
@@ -690,6 +708,29 @@ impl fmt::Display for Summary {
                 if coded.is_empty() { "none".to_string() } else { coded.join(", ") },
                 if failed.is_empty() { "none".to_string() } else { failed.join(", ") }
             )?;
+        }
+        if h.h2.connections > 0 {
+            let x = &h.h2;
+            let dark: Vec<String> = x.unanalysed.iter().map(|(k, v)| format!("{v} {}", k.as_str())).collect();
+            writeln!(
+                f,
+                "  http2:     {} connections ({} not analysed{}), {} streams, {} resets, {} GOAWAY, {} HPACK errors, {} protocol errors",
+                x.connections,
+                x.unanalysed.values().sum::<u64>(),
+                if dark.is_empty() { String::new() } else { format!(": {}", dark.join(", ")) },
+                x.streams,
+                x.resets,
+                x.goaways,
+                x.hpack_errors,
+                x.protocol_errors
+            )?;
+            if x.header_list_cap_hits + x.stream_cap_hits + x.frame_cap_hits > 0 {
+                writeln!(
+                    f,
+                    "  caps hit:  {} HTTP/2 header lists, {} HTTP/2 streams, {} HTTP/2 frames",
+                    x.header_list_cap_hits, x.stream_cap_hits, x.frame_cap_hits
+                )?;
+            }
         }
         let m = &self.mcp;
         let total: u64 = m.sessions_by_era.values().sum();

@@ -452,10 +452,14 @@ facts! {
         sni: Str,
     }
 
-    /// HTTP/2 was spoken to a server (ALPN `h2`, or the connection preface): not analysed (coverage notice).
+    /// HTTP/2 connections to a server that could not be analysed, for one reason (coverage notice; one per
+    /// server and reason, at the end of the capture).
     Http2Seen "http2_seen" {
         connections: Int,
         sni: Str,
+        /// midstream (picked up without its preface, or bytes lost: HPACK state unknown), protocol error,
+        /// cap.
+        reason: Str,
     }
 
     /// Nothing in the capture could be analysed: packets were read but none decoded to TCP over IP

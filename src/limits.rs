@@ -41,6 +41,13 @@ pub struct Limits {
     pub max_tls_wait_bytes_total: usize,
     /// Live TLS: capture time (seconds) a connection waits for its secrets to be logged.
     pub tls_key_wait_secs: i64,
+    /// HTTP/2: bytes of one header block (HEADERS + CONTINUATION) and of the header list it decodes to
+    /// (RFC 9113 §6.5.2 size: name + value + 32 per field). Past it the fields are cut (an HPACK bomb).
+    pub max_h2_header_list_bytes: usize,
+    /// HTTP/2: streams open at once on one connection; a stream past it is not analysed (counted).
+    pub max_h2_streams_per_conn: usize,
+    /// HTTP/2: bytes of one frame buffered; a larger frame stops the connection's analysis (counted).
+    pub max_h2_frame_bytes: usize,
 }
 
 impl Default for Limits {
@@ -63,6 +70,9 @@ impl Default for Limits {
             max_tls_wait_bytes_per_conn: 256 << 10,
             max_tls_wait_bytes_total: 16 << 20,
             tls_key_wait_secs: 5,
+            max_h2_header_list_bytes: 64 << 10,
+            max_h2_streams_per_conn: 1024,
+            max_h2_frame_bytes: 1 << 20,
         }
     }
 }
@@ -87,6 +97,9 @@ impl Limits {
         "max_tls_wait_bytes_per_conn",
         "max_tls_wait_bytes_total",
         "tls_key_wait_secs",
+        "max_h2_header_list_bytes",
+        "max_h2_streams_per_conn",
+        "max_h2_frame_bytes",
     ];
 
     /// Sets one limit by name; the error names what was wrong.
@@ -114,6 +127,9 @@ impl Limits {
             "max_tls_wait_bytes_per_conn" => self.max_tls_wait_bytes_per_conn = as_usize()?,
             "max_tls_wait_bytes_total" => self.max_tls_wait_bytes_total = as_usize()?,
             "tls_key_wait_secs" => self.tls_key_wait_secs = as_i64()?,
+            "max_h2_header_list_bytes" => self.max_h2_header_list_bytes = as_usize()?,
+            "max_h2_streams_per_conn" => self.max_h2_streams_per_conn = as_usize()?,
+            "max_h2_frame_bytes" => self.max_h2_frame_bytes = as_usize()?,
             _ => {
                 return Err(format!(
                     "unknown limit '{name}' (known: {})",

@@ -98,6 +98,7 @@ impl Batch {
             E::ResponseBodyGap { tx, len, frame, ts } => E::ResponseBodyGap { tx, len, frame, ts },
             E::RequestUndecoded { tx, coding, reason, frame, ts } => E::RequestUndecoded { tx, coding, reason, frame, ts },
             E::ResponseUndecoded { tx, coding, reason, frame, ts } => E::ResponseUndecoded { tx, coding, reason, frame, ts },
+            E::H2Stream { tx, stream, frame, ts } => E::H2Stream { tx, stream, frame, ts },
         };
         Item::Cmd(Cmd::Http { conn, ev })
     }

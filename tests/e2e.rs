@@ -134,3 +134,38 @@ fn output_file_is_identical_to_stdout() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), stdout(&to_stdout));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// HTTP/2 (issue 16): the silent downgrade is caught inside h2c and inside h2 over TLS, the clean HTTP/2
+/// samples raise nothing medium or higher, a stream reset mid-call is a lost stream, and only a connection
+/// picked up without its preface is left unanalysed.
+#[test]
+fn http2_samples_are_analysed_like_http11() {
+    for s in ["samples/h2c-downgrade.pcap", "samples/tls-13-h2-downgrade.pcap"] {
+        let (csv, summary) = analyse(s);
+        let fired = rules_fired(&csv);
+        assert_eq!(fired, vec![("MCP-SSE-DOWNGRADE".to_string(), "high".to_string())], "{s}");
+        assert!(summary.contains("http2:     1 connections (0 not analysed), 9 streams"), "{s}: {summary}");
+    }
+    for s in [
+        "samples/h2c-json-clean.pcap",
+        "samples/h2c-sse-ids-clean.pcap",
+        "samples/h2c-sse-noids-clean.pcap",
+        "samples/h2c-upgrade.pcap",
+        "samples/tls-13-h2-sse-ids.pcap",
+        "samples/tls-13-h2.pcap",
+    ] {
+        let (csv, summary) = analyse(s);
+        let fired = rules_fired(&csv);
+        assert!(fired.iter().all(|(_, sev)| sev == "info" || sev == "low"), "{s}: {fired:?}");
+        assert!(summary.contains("(0 not analysed)"), "{s}: {summary}");
+        assert!(!summary.contains("mcp:       0 sessions"), "{s}: {summary}");
+    }
+    let (csv, summary) = analyse("samples/h2c-reset.pcap");
+    assert_eq!(rules_fired(&csv), vec![("MCP-STREAM-LOST".to_string(), "high".to_string())]);
+    assert!(summary.contains("1 resets"), "{summary}");
+    let (csv, _) = analyse("samples/h2c-midstream.pcap");
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert_eq!(rows[1][2], "CAPTURE-HTTP2-UNANALYSED");
+    assert!(rows[1][12].ends_with("not analysed (midstream)"), "{csv}");
+}

@@ -2,6 +2,8 @@
 //! their key log), and for impaired copies of the classic-pcap ones (segments reordered and duplicated
 //! here, on top of the real impaired captures `samples/impaired-*.pcap`), the LIST of HTTP transactions
 //! mcptap reassembles (`--http-log`) must be the list tshark dissects with TCP and HTTP reassembly on.
+//! HTTP/2 samples (`*h2*`) are also read with tshark's http2 dissector, per stream (`-d tcp.port==P,http2`
+//! for h2c, the key log and ALPN for h2 over TLS), so each HTTP/2 exchange is compared the same way.
 //!
 //! A transaction is identified by its connection (client and server address and port: the 4-tuple, which
 //! is what tshark's `tcp.stream` numbers) and its order on that connection, and compared on method, URI,
@@ -104,8 +106,19 @@ fn endpoint(ip4: &str, ip6: &str, port: &str) -> String {
     if ip6.is_empty() { format!("{ip4}:{port}") } else { format!("[{ip6}]:{port}") }
 }
 
-/// tshark's transactions: requests joined with their responses by `http.request_in`.
-fn tshark_txs(cap: &Path) -> BTreeMap<Key, Fields> {
+/// tshark's transactions: requests joined with their responses by `http.request_in` (HTTP/1.1), and the
+/// HTTP/2 exchanges of its http2 dissector (`h2_ports`: the servers' ports, dissected as h2c).
+fn tshark_txs(cap: &Path, h2_ports: &[u16]) -> BTreeMap<Key, Fields> {
+    let mut rows = tshark_h1_rows(cap);
+    if cap.file_name().is_some_and(|n| n.to_string_lossy().contains("h2")) {
+        rows.extend(tshark_h2_rows(cap, h2_ports));
+    }
+    keyed(rows)
+}
+
+type Row = (String, String, Option<u64>, Fields);
+
+fn tshark_h1_rows(cap: &Path) -> Vec<Row> {
     let mut cmd = Command::new(tshark());
     cmd.args(["-n", "-r"]).arg(cap).args([
         "-o", "tcp.desegment_tcp_streams:TRUE",
@@ -172,16 +185,106 @@ fn tshark_txs(cap: &Path) -> BTreeMap<Key, Fields> {
             _ => orphans.push((client, server, None, r)),
         }
     }
-    let mut rows: Vec<(String, String, Option<u64>, Fields)> = reqs.into_iter().map(|(f, (c, s, v))| (c, s, Some(f), v)).collect();
+    let mut rows: Vec<Row> = reqs.into_iter().map(|(f, (c, s, v))| (c, s, Some(f), v)).collect();
     rows.extend(orphans);
-    keyed(rows)
+    rows
+}
+
+/// tshark's HTTP/2 exchanges: one per stream that carried a request HEADERS (`:method`), with the final
+/// `:status` and content type of its response and the DATA bytes (padding removed) each way. tshark lists
+/// a packet's frames as parallel value lists: type, stream id and length once per frame, the padding
+/// fields once per DATA/HEADERS frame, the header count once per HEADERS frame and the fields flattened.
+fn tshark_h2_rows(cap: &Path, ports: &[u16]) -> Vec<Row> {
+    const AGG: char = '\u{1e}';
+    let mut cmd = Command::new(tshark());
+    cmd.args(["-n", "-r"]).arg(cap);
+    match keys_of(cap) {
+        // h2 over TLS: ALPN tells tshark.
+        Some(k) => {
+            cmd.arg("-o").arg(format!("tls.keylog_file:{}", k.display()));
+        }
+        // h2c has no port of its own (RFC 9113 §3.3): tshark is told which ports speak it.
+        None => {
+            for p in ports {
+                cmd.arg("-d").arg(format!("tcp.port=={p},http2"));
+            }
+        }
+    }
+    let o = cmd
+        .args(["-Y", "http2", "-T", "fields", "-E", "separator=/t", "-E", "occurrence=a"])
+        .arg(format!("-Eaggregator={AGG}"))
+        .args([
+            "-e", "frame.number", "-e", "tcp.stream", "-e", "ip.src", "-e", "ipv6.src", "-e", "tcp.srcport",
+            "-e", "ip.dst", "-e", "ipv6.dst", "-e", "tcp.dstport",
+            "-e", "http2.type", "-e", "http2.streamid", "-e", "http2.length", "-e", "http2.flags.padded",
+            "-e", "http2.pad_length", "-e", "http2.header.count", "-e", "http2.header.name", "-e", "http2.header.value",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "tshark {}: {}", cap.display(), String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    // (tcp.stream, stream id) -> (client, server, request frame, fields)
+    let mut ex: BTreeMap<(u64, u64), (String, String, u64, Fields)> = BTreeMap::new();
+    let list = |s: &str| -> Vec<String> { if s.is_empty() { Vec::new() } else { s.split(AGG).map(str::to_string).collect() } };
+    let num = |s: &String| s.parse::<u64>().unwrap_or(0);
+    for l in text.lines() {
+        let c: Vec<&str> = l.split('\t').collect();
+        if c.len() < 16 {
+            continue;
+        }
+        let (frame, tcp) = (c[0].parse::<u64>().unwrap_or(0), c[1].parse::<u64>().unwrap_or(0));
+        let src = endpoint(c[2], c[3], c[4]);
+        let dst = endpoint(c[5], c[6], c[7]);
+        let (types, sids, lens) = (list(c[8]), list(c[9]), list(c[10]));
+        let (padded, pads, counts, names, values) = (list(c[11]), list(c[12]), list(c[13]), list(c[14]), list(c[15]));
+        let (mut j, mut k, mut h) = (0usize, 0usize, 0usize);
+        for (i, t) in types.iter().enumerate() {
+            let sid = sids.get(i).map_or(0, num);
+            let len = lens.get(i).map_or(0, num);
+            let mut pad = 0;
+            if t == "0" || t == "1" {
+                if padded.get(j).is_some_and(|p| p == "1" || p == "True") {
+                    pad = 1 + pads.get(j).map_or(0, num);
+                }
+                j += 1;
+            }
+            if t == "1" {
+                let n = counts.get(k).map_or(0, num) as usize;
+                k += 1;
+                let field = |name: &str| (h..h + n).find(|&x| names.get(x).is_some_and(|v| v == name)).and_then(|x| values.get(x).cloned());
+                if let Some(method) = field(":method") {
+                    let dash = || "-".to_string();
+                    let path = field(":path").unwrap_or_else(dash);
+                    ex.insert((tcp, sid), (src.clone(), dst.clone(), frame, [method, path, dash(), dash(), "0".into(), dash()]));
+                } else if let (Some(status), Some(e)) = (field(":status"), ex.get_mut(&(tcp, sid))) {
+                    if !status.starts_with('1') && e.3[2] == "-" {
+                        e.3[2] = status;
+                        e.3[3] = media(&field("content-type").unwrap_or_default());
+                        e.3[5] = "0".into();
+                    }
+                }
+                h += n;
+            }
+            if t == "0" {
+                if let Some(e) = ex.get_mut(&(tcp, sid)) {
+                    let body = len.saturating_sub(pad);
+                    let slot = if src == e.0 { 4 } else { 5 };
+                    if e.3[slot] == "-" {
+                        e.3[slot] = "0".into();
+                    }
+                    e.3[slot] = (num(&e.3[slot]) + body).to_string();
+                }
+            }
+        }
+    }
+    ex.into_values().map(|(c, s, f, v)| (c, s, Some(f), v)).collect()
 }
 
 /// Decoded body length per frame where tshark (`http.decompress_body`) undid a Content-Encoding: its
 /// verbose tree says `Content-encoded entity body (gzip): 187 bytes -> 256 bytes`. A body tshark could not
 /// decode has no `->` and keeps its coded length (a difference the allow-list must explain).
 fn decoded_lengths(cap: &Path) -> BTreeMap<u64, u64> {
-    let mut cmd = Command::new("tshark");
+    let mut cmd = Command::new(tshark());
     cmd.args(["-n", "-r"]).arg(cap).args([
         "-o", "tcp.desegment_tcp_streams:TRUE",
         "-o", "tcp.reassemble_out_of_order:TRUE",
@@ -317,7 +420,9 @@ fn http_transactions_match_tshark() {
                 loop {
                     let Some((label, f)) = jobs.lock().unwrap().pop() else { break };
                     let ours = mcptap_txs(&f, &scratch);
-                    let theirs = tshark_txs(&f);
+                    let mut ports: Vec<u16> = ours.keys().filter_map(|k| k.1.rsplit(':').next()?.parse().ok()).collect();
+                    ports.dedup();
+                    let theirs = tshark_txs(&f, &ports);
                     let mut diffs = Vec::new();
                     compare(&label, &ours, &theirs, &mut diffs);
                     results.lock().unwrap().push((ours.len(), diffs));

@@ -99,7 +99,7 @@ run_scenario() {
     tls13-keyupdate) capture tls-13-keyupdate      18410 $A128   1.3 ""                              --json         -- "$PY" "$GEN/py/keyupdate_client.py" 18410 ;;
     h2)
         # HTTP/2 over TLS 1.3 (Node's http2 module on both sides; the server's keylog event writes the key
-        # log): mcptap must say it saw HTTP/2 it does not analyse.
+        # log): one JSON exchange over h2, analysed like HTTP/1.1 (see also capture_h2.sh).
         echo "== tls-13-h2.pcap (port 18409)"
         rm -f "$OUT/tls-13-h2.keys" "$OUT/tls-13-h2.pcap"
         node "$TS/h2.mjs" server 18409 "$WORK/cert.pem" "$WORK/key.pem" "$OUT/tls-13-h2.keys" >"$WORK/h2.server" 2>&1 &

@@ -8,6 +8,8 @@
 //! `chunked.rs` (RFC 9112 §7.1), `coding.rs` (Content-Encoding and transfer codings other than chunked,
 //! RFC 9110 §8.4: decoded between framing and the SSE parser / body slices), `sse.rs` (WHATWG HTML §9.2.6).
 //! Must not: decode JSON or know MCP; reject traffic an endpoint would accept; copy body bytes.
+//! HTTP/2 lives in `h2/` and emits the same [`HttpEvent`]s; `switch.rs` decides which one a connection
+//! speaks (preface, ALPN, `Upgrade: h2c`), so the analyzer holds a `switch::HttpConn` per connection.
 //!
 //! **Pairing** (RFC 9112 §9.3.2 pipelining: responses come in request order). Requests get increasing
 //! [`TxId`]s; each final (non-1xx) response takes the oldest unanswered one; a 1xx response is reported
@@ -46,7 +48,9 @@
 pub mod body;
 pub mod chunked;
 pub mod coding;
+pub mod h2;
 pub mod head;
+pub mod switch;
 pub mod sse;
 
 use std::collections::VecDeque;
@@ -318,6 +322,9 @@ pub enum HttpEvent<'a> {
     RequestUndecoded { tx: TxId, coding: String, reason: Undecoded, frame: u64, ts: Timestamp },
     /// The same for a response body (an SSE stream's events stop there).
     ResponseUndecoded { tx: Option<TxId>, coding: String, reason: Undecoded, frame: u64, ts: Timestamp },
+    /// HTTP/2: transaction `tx` is carried by stream `stream` (right after its `Request`, or at the h2c
+    /// upgrade for stream 1). For logs; the exchange itself is the same as over HTTP/1.1.
+    H2Stream { tx: TxId, stream: u32, frame: u64, ts: Timestamp },
 }
 
 /// Anomaly counters by kind (no allocation).
@@ -550,6 +557,8 @@ struct Sink<'s, F> {
     ts: Timestamp,
     /// Bytes the Content-Encoding decoders produced on this connection so far.
     decoded: &'s mut u64,
+    /// Set by a `101 Switching Protocols` to `h2c`: the upgrade request's tx (RFC 7540 §3.2).
+    h2c: Option<Option<TxId>>,
 }
 
 impl<F: FnMut(HttpEvent<'_>)> Sink<'_, F> {
@@ -614,6 +623,8 @@ pub struct HttpConnection {
     stats: HttpStats,
     /// Bytes the Content-Encoding decoders produced on this connection (`max_decoded_bytes_per_conn`).
     decoded: u64,
+    /// See [`HttpConnection::take_h2c_upgrade`].
+    h2c: Option<(Option<TxId>, usize)>,
 }
 
 impl HttpConnection {
@@ -637,6 +648,7 @@ impl HttpConnection {
             },
             stats: HttpStats::default(),
             decoded: 0,
+            h2c: None,
         }
     }
 
@@ -657,10 +669,27 @@ impl HttpConnection {
             Direction::ToServer => (&mut self.req, &mut self.resp),
             Direction::ToClient => (&mut self.resp, &mut self.req),
         };
-        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded };
+        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded, h2c: None };
+        let opaque_before = sink.stats.opaque_bytes;
         if feed_half(half, dir, &mut self.pairing, self.cfg, &mut sink, bytes) {
             stop_for_upgrade(other, &mut sink);
         }
+        if let Some(tx) = sink.h2c {
+            // The bytes after the 101 head were counted opaque: they are the first HTTP/2 bytes.
+            let tail = self.stats.opaque_bytes.saturating_sub(opaque_before);
+            self.h2c = Some((tx, usize::try_from(tail).unwrap_or(0)));
+        }
+    }
+
+    /// After `101 Switching Protocols` with `Upgrade: h2c` (RFC 7540 §3.2): the upgrade request's tx and how
+    /// many bytes at the end of the last `data` call were already HTTP/2. Taken once.
+    pub fn take_h2c_upgrade(&mut self) -> Option<(Option<TxId>, usize)> {
+        self.h2c.take()
+    }
+
+    /// The transaction id the next request would get.
+    pub fn next_tx(&self) -> TxId {
+        self.pairing.next_tx
     }
 
     /// `len` bytes of one direction were never seen (see the module's gap policy).
@@ -669,7 +698,7 @@ impl HttpConnection {
             Direction::ToServer => &mut self.req,
             Direction::ToClient => &mut self.resp,
         };
-        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded };
+        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded, h2c: None };
         sink.stats.gaps = sink.stats.gaps.saturating_add(1);
         sink.stats.gap_bytes = sink.stats.gap_bytes.saturating_add(len);
         if len == 0 {
@@ -729,7 +758,7 @@ impl HttpConnection {
             Direction::ToServer => &mut self.req,
             Direction::ToClient => &mut self.resp,
         };
-        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded };
+        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded, h2c: None };
         match std::mem::replace(&mut half.state, HalfState::Ended) {
             HalfState::Head { .. } => {
                 if !half.carry.is_empty() {
@@ -1060,6 +1089,7 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
         // RFC 9110 §15.2: interim responses precede the final one for the same request.
         sink.stats.informational = sink.stats.informational.saturating_add(1);
         let tx = pairing.peek();
+        let upgrade_h2c = head.headers.get("upgrade").is_some_and(|u| u.trim().eq_ignore_ascii_case("h2c"));
         sink.emit(HttpEvent::Response { tx, head, frame, ts });
         if tx.is_none() {
             sink.anomaly(HttpAnomaly::UnpairedResponse);
@@ -1068,6 +1098,9 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
         if status == 101 {
             // RFC 9110 §15.2.2: the server switches to the protocol in Upgrade right after the empty line.
             sink.stats.upgrades = sink.stats.upgrades.saturating_add(1);
+            if upgrade_h2c {
+                sink.h2c = Some(tx);
+            }
             half.state = HalfState::Opaque;
             return true;
         }
@@ -1339,7 +1372,7 @@ mod tests {
             HttpEvent::SseComment { tx, frame, .. } => (Ev::Comment { tx: *tx }, *frame),
             HttpEvent::ResponseEnd { tx, end, frame, .. } => (Ev::RespEnd { tx: *tx, end: *end }, *frame),
             HttpEvent::Anomaly { kind, frame, .. } => (Ev::Anomaly(*kind), *frame),
-            HttpEvent::SseBody { .. } => return None,
+            HttpEvent::SseBody { .. } | HttpEvent::H2Stream { .. } => return None,
             HttpEvent::RequestUndecoded { tx, coding, reason, frame, .. } => {
                 (Ev::ReqUndecoded { tx: *tx, coding: coding.clone(), reason: *reason }, *frame)
             }

@@ -11,7 +11,8 @@
 //! `gap`, `malformed`, or `-` when no response end was seen), `coding` (the response's Content-Encoding and
 //! transfer codings other than chunked, as written, or `-`; the body lengths are after decoding) and
 //! `decoded` (`-` for a body without coding, `yes`, or why its codings could not be undone: `corrupt
-//! stream`, `unknown coding`, ...; a request body's failure is written `request: REASON`).
+//! stream`, `unknown coding`, ...; a request body's failure is written `request: REASON`) and `h2_stream` (the HTTP/2 stream id, `-` for
+//! HTTP/1.x).
 //!
 //! A line is written when the response ends, or when the connection closes for a request that never got
 //! one. Output order follows the analysis, so it is deterministic.
@@ -24,7 +25,7 @@ use crate::http::{HttpEvent, MessageEnd, TxId};
 use crate::reassembly::ConnId;
 
 /// The header line.
-pub const HEADER: &str = "#fields\tconn\tclient\tserver\tmethod\turi\tstatus\tcontent_type\treq_body_len\tresp_body_len\tframes\tend\tcoding\tdecoded";
+pub const HEADER: &str = "#fields\tconn\tclient\tserver\tmethod\turi\tstatus\tcontent_type\treq_body_len\tresp_body_len\tframes\tend\tcoding\tdecoded\th2_stream";
 
 #[derive(Debug, Default, Clone)]
 struct Row {
@@ -40,6 +41,7 @@ struct Row {
     coding: Option<String>,
     /// Why a body of the transaction was not decoded.
     undecoded: Option<String>,
+    stream: Option<u32>,
 }
 
 #[derive(Debug)]
@@ -82,6 +84,11 @@ impl HttpLog {
                 row.uri = Some(head.target.clone());
                 row.req_frame = Some(*frame);
             }
+            HttpEvent::H2Stream { tx, stream, .. } => {
+                if let Some(r) = c.rows.get_mut(tx) {
+                    r.stream = Some(*stream);
+                }
+            }
             HttpEvent::RequestBody { tx, bytes, .. } => {
                 if let Some(r) = c.rows.get_mut(tx) {
                     r.req_len = r.req_len.saturating_add(bytes.len() as u64);
@@ -122,6 +129,15 @@ impl HttpLog {
                 }
             }
             HttpEvent::ResponseEnd { tx, end, .. } => {
+                // The end of an interim (1xx) response is not the transaction's: its row has no status yet
+                // (after `101` to h2c, the final response comes over HTTP/2 on the same tx).
+                let interim = match tx {
+                    Some(t) => c.rows.get(t).is_some_and(|r| r.status.is_none()),
+                    None => c.unpaired.as_ref().is_none_or(|r| r.status.is_none()),
+                };
+                if interim {
+                    return;
+                }
                 let row = match tx {
                     Some(t) => c.rows.remove(t),
                     None => c.unpaired.take(),
@@ -168,7 +184,7 @@ impl HttpLog {
         let frames = format!("{};{}", r.req_frame.map_or("-".into(), |f| f.to_string()), r.resp_frame.map_or("-".into(), |f| f.to_string()));
         let res = writeln!(
             self.out,
-            "{}\t{client}\t{server}\t{}\t{}\t{}\t{}\t{}\t{}\t{frames}\t{}\t{}\t{}",
+            "{}\t{client}\t{server}\t{}\t{}\t{}\t{}\t{}\t{}\t{frames}\t{}\t{}\t{}\t{}",
             conn.0,
             dash(r.method.clone()),
             dash(r.uri.clone()),
@@ -183,6 +199,7 @@ impl HttpLog {
                 (None, Some(_)) => "yes".to_string(),
                 (None, None) => "-".to_string(),
             },
+            r.stream.map_or_else(|| "-".to_string(), |s| s.to_string()),
         );
         if let Err(e) = res {
             self.error = Some(e);
@@ -252,9 +269,9 @@ mod tests {
         let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], HEADER);
-        assert_eq!(lines[1], "7\t127.0.0.1:5000\t127.0.0.1:8000\tPOST\t/mcp?a=\\x09b\t200\ttext/event-stream\t7\t42\t4;6\tcomplete\t-\t-");
+        assert_eq!(lines[1], "7\t127.0.0.1:5000\t127.0.0.1:8000\tPOST\t/mcp?a=\\x09b\t200\ttext/event-stream\t7\t42\t4;6\tcomplete\t-\t-\t-");
         // The second request never got a response: written at close, response columns unknown.
-        assert_eq!(lines[2], "7\t127.0.0.1:5000\t127.0.0.1:8000\tPOST\t/mcp?a=\\x09b\t-\t-\t0\t-\t9;-\t-\t-\t-");
+        assert_eq!(lines[2], "7\t127.0.0.1:5000\t127.0.0.1:8000\tPOST\t/mcp?a=\\x09b\t-\t-\t0\t-\t9;-\t-\t-\t-\t-");
         assert_eq!(lines.len(), 3);
     }
 
@@ -278,7 +295,28 @@ mod tests {
         log.finish().unwrap();
         let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[1].ends_with("\tcomplete\tgzip\tyes"), "{}", lines[1]);
-        assert!(lines[2].ends_with("\tcomplete\tgzip\tcorrupt stream"), "{}", lines[2]);
+        assert!(lines[1].ends_with("\tcomplete\tgzip\tyes\t-"), "{}", lines[1]);
+        assert!(lines[2].ends_with("\tcomplete\tgzip\tcorrupt stream\t-"), "{}", lines[2]);
+    }
+
+    #[test]
+    fn httplog_shows_the_h2_stream_and_waits_past_an_interim_response() {
+        let buf = Shared::default();
+        let mut log = HttpLog::new(Box::new(buf.clone()));
+        let (c, ts) = (ConnId(1), Timestamp(0));
+        log.open(c, "127.0.0.1:5000".parse().unwrap(), "127.0.0.1:8000".parse().unwrap());
+        let req = RequestHead { method: "GET".into(), target: "/mcp".into(), version: 1, headers: Headers::default() };
+        log.http(c, &HttpEvent::Request { tx: 0, head: req, frame: 4, ts });
+        let head = |status| ResponseHead { status, reason: String::new(), version: 1, headers: Headers::default() };
+        // 101 to h2c: the interim response ends, the final one comes over HTTP/2 on stream 1.
+        log.http(c, &HttpEvent::Response { tx: Some(0), head: head(101), frame: 5, ts });
+        log.http(c, &HttpEvent::ResponseEnd { tx: Some(0), end: MessageEnd::Complete, frame: 5, ts });
+        log.http(c, &HttpEvent::H2Stream { tx: 0, stream: 1, frame: 5, ts });
+        log.http(c, &HttpEvent::Response { tx: Some(0), head: head(200), frame: 6, ts });
+        log.http(c, &HttpEvent::ResponseEnd { tx: Some(0), end: MessageEnd::Interrupted, frame: 8, ts });
+        log.finish().unwrap();
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines, vec![HEADER, "1\t127.0.0.1:5000\t127.0.0.1:8000\tGET\t/mcp\t200\t-\t0\t0\t4;6\tinterrupted\t-\t-\t1"]);
     }
 }

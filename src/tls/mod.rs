@@ -196,7 +196,7 @@ pub struct TlsConnection {
     pub decrypted_bytes: u64,
     pub undecrypted_bytes: u64,
     pub early_data_bytes: u64,
-    /// HTTP/2 negotiated (ALPN) or its preface seen in the plaintext.
+    /// HTTP/2 negotiated (ALPN `h2`): the HTTP layer expects the preface (`http::switch`).
     pub http2: bool,
     /// Frame of the ClientHello.
     pub first_frame: u64,
@@ -534,10 +534,7 @@ impl TlsConnection {
             }
             23 => {
                 self.decrypted_bytes = self.decrypted_bytes.saturating_add(opened.plaintext.len() as u64);
-                if dir == Direction::ToServer && opened.plaintext.starts_with(H2_PREFACE) {
-                    self.http2 = true;
-                }
-                if !self.http2 && !opened.plaintext.is_empty() {
+                if !opened.plaintext.is_empty() {
                     out(Delivery::Data { dir, bytes: &opened.plaintext, frame, ts });
                 }
             }
@@ -575,18 +572,13 @@ impl TlsConnection {
     }
 }
 
-/// RFC 9113 §3.4: the client connection preface starts with this string.
-pub const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0";
-
 /// How a connection's bytes are read.
 #[derive(Debug)]
 enum Transport {
     /// No byte seen yet.
     Undecided,
-    /// Plaintext: straight to HTTP.
+    /// Plaintext: straight to HTTP (HTTP/1.1 or HTTP/2: `http::switch` decides).
     Plain,
-    /// Plaintext HTTP/2 (preface seen): not analysed.
-    Http2,
     Tls(Box<TlsConnection>),
 }
 
@@ -647,7 +639,10 @@ pub struct TlsLayer {
     keylog: KeyLog,
     conns: HashMap<ConnId, (Endpoints, Transport, Timestamp)>,
     dark: BTreeMap<(SocketAddr, Undecrypted), Agg>,
-    http2: BTreeMap<SocketAddr, Agg>,
+    /// HTTP/2 connections the HTTP layer could not analyse, by server and reason.
+    http2: BTreeMap<(SocketAddr, &'static str), Agg>,
+    /// Connections whose HTTP/2 was not analysed: reason and the frame where analysis stopped.
+    h2_unanalysed: HashMap<ConnId, (&'static str, u64)>,
     stats: TlsStats,
     /// Live: see the module header.
     key_wait: Option<KeyWait>,
@@ -745,7 +740,6 @@ impl TlsLayer {
         }
         match transport {
             Transport::Undecided | Transport::Plain => out(Delivery::Data { dir, bytes, frame, ts }),
-            Transport::Http2 => {}
             Transport::Tls(t) => {
                 let was_waiting = t.is_waiting();
                 t.data(dir, bytes, frame, ts, &self.keylog, out);
@@ -765,18 +759,28 @@ impl TlsLayer {
         out(Delivery::Gap { dir, len, frame, ts });
     }
 
+    /// TLS negotiated HTTP/2 on this connection (ALPN `h2`).
+    pub fn alpn_h2(&self, conn: ConnId) -> bool {
+        matches!(self.conns.get(&conn), Some((_, Transport::Tls(t), _)) if t.http2)
+    }
+
+    /// The HTTP layer could not analyse this connection's HTTP/2 (`reason`, from `frame`): tallied for the
+    /// `http2_seen` coverage fact when the connection closes.
+    pub fn http2_unanalysed(&mut self, conn: ConnId, reason: &'static str, frame: u64) {
+        self.h2_unanalysed.entry(conn).or_insert((reason, frame));
+    }
+
     /// The connection is gone: its outcome goes into the tallies.
     pub fn close(&mut self, conn: ConnId) {
         // A connection still waiting for secrets gives up first, so it is tallied as undecrypted.
         self.end(conn);
         let Some((ep, transport, ts)) = self.conns.remove(&conn) else { return };
+        let h2 = self.h2_unanalysed.remove(&conn);
+        let mut sni = String::new();
         match transport {
             Transport::Undecided | Transport::Plain => {}
-            Transport::Http2 => {
-                self.stats.http2_connections += 1;
-                self.http2.entry(ep.server).or_default().add(ep, "", 0, 0, ts);
-            }
             Transport::Tls(t) => {
+                sni.clone_from(&t.sni);
                 self.stats.decrypted_bytes += t.decrypted_bytes;
                 self.stats.undecrypted_bytes += t.undecrypted_bytes;
                 self.stats.early_data_bytes += t.early_data_bytes;
@@ -796,11 +800,11 @@ impl TlsLayer {
                     *self.stats.undecrypted.entry(why.to_string()).or_default() += 1;
                     self.dark.entry((ep.server, why)).or_default().add(ep, &t.sni, t.undecrypted_bytes, t.first_frame, ts);
                 }
-                if t.http2 {
-                    self.stats.http2_connections += 1;
-                    self.http2.entry(ep.server).or_default().add(ep, &t.sni, t.decrypted_bytes, t.first_frame, ts);
-                }
             }
+        }
+        if let Some((reason, frame)) = h2 {
+            self.stats.http2_connections += 1;
+            self.http2.entry((ep.server, reason)).or_default().add(ep, &sni, 0, frame, ts);
         }
     }
 
@@ -840,10 +844,14 @@ impl TlsLayer {
                 }),
             });
         }
-        for (server, a) in &self.http2 {
+        for ((server, reason), a) in &self.http2 {
             out(Fact {
-                ctx: ctx(*server, format!("{server} http2"), a),
-                kind: FactKind::Http2Seen(facts::Http2Seen { connections: a.connections as i64, sni: a.sni.clone() }),
+                ctx: ctx(*server, format!("{server} http2 {reason}"), a),
+                kind: FactKind::Http2Seen(facts::Http2Seen {
+                    connections: a.connections as i64,
+                    sni: a.sni.clone(),
+                    reason: (*reason).to_string(),
+                }),
             });
         }
     }
@@ -852,9 +860,6 @@ impl TlsLayer {
 /// RFC 8446 §5.1 / §4.1.2: a client's TLS stream starts with a handshake record (type 22, major version 3)
 /// holding a ClientHello (type 1). A stream that starts with another TLS record was picked up midstream.
 fn classify(dir: Direction, bytes: &[u8], frame: u64, key_wait: Option<KeyWait>) -> Transport {
-    if bytes.starts_with(H2_PREFACE) {
-        return Transport::Http2;
-    }
     match bytes {
         [22, 3, _, _, _, 1, ..] | [22, 3] | [22, 3, _] | [22, 3, _, _] | [22, 3, _, _, _] if dir == Direction::ToServer => {
             Transport::Tls(Box::new(TlsConnection::new(frame, key_wait)))
