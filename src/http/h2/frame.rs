@@ -140,7 +140,7 @@ pub fn decode(h: FrameHeader, payload: &[u8]) -> Result<Frame<'_>, FrameError> {
             need_stream(stream == 0)?;
             let ack = flags & ACK != 0;
             // §6.5: a SETTINGS ACK has an empty payload; otherwise a multiple of 6 octets.
-            if (ack && !payload.is_empty()) || payload.len() % 6 != 0 {
+            if (ack && !payload.is_empty()) || !payload.len().is_multiple_of(6) {
                 return Err(FrameError::Size(kind));
             }
             Ok(Frame::Settings { ack, params: payload })

@@ -475,7 +475,7 @@ impl H2Connection {
                     return;
                 }
                 // §5.1.1: a client stream id is odd and larger than every earlier one.
-                if id % 2 == 0 || id <= self.last_client_stream {
+                if id.is_multiple_of(2) || id <= self.last_client_stream {
                     return self.protocol_error(out);
                 }
                 self.last_client_stream = id;
