@@ -23,6 +23,14 @@ fn is_root() -> bool {
     Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
 }
 
+/// The live tests run where they can or not at all: they are ignored (with the reason) outside CI, and
+/// a test that runs without what it needs fails rather than passing having checked nothing.
+fn require_live() {
+    if let Some(why) = skip_reason() {
+        panic!("cannot run: {why}");
+    }
+}
+
 /// Why the traffic tests cannot run here, if they cannot.
 fn skip_reason() -> Option<String> {
     if !is_root() {
@@ -266,11 +274,9 @@ fn assert_summary(run: &LiveRun) {
 }
 
 #[test]
+#[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
 fn live_sigint_writes_the_downgrade_as_raised_and_matches_offline() {
-    if let Some(why) = skip_reason() {
-        eprintln!("skipped: {why}");
-        return;
-    }
+    require_live();
     let run = live_session("int", "-INT", true);
     assert_summary(&run);
     let latency = run.latency.unwrap();
@@ -279,27 +285,22 @@ fn live_sigint_writes_the_downgrade_as_raised_and_matches_offline() {
 }
 
 #[test]
+#[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
 fn live_sigterm_right_after_the_traffic_loses_no_row() {
-    if let Some(why) = skip_reason() {
-        eprintln!("skipped: {why}");
-        return;
-    }
+    require_live();
     let run = live_session("term", "-TERM", false);
     assert_summary(&run);
     assert_same_as_offline(&run);
 }
 
 #[test]
+#[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
 fn live_https_decrypts_with_the_key_log_the_client_writes_as_it_goes() {
     // The key log is empty when the sensor starts; the SDK client appends each connection's secrets
     // during its handshake, after the sensor has captured the packets that need them.
-    if let Some(why) = skip_reason() {
-        eprintln!("skipped: {why}");
-        return;
-    }
+    require_live();
     let Some(https) = Https::new("https") else {
-        eprintln!("skipped: openssl could not make a certificate");
-        return;
+        panic!("cannot run: openssl could not make a certificate");
     };
     let run = live_session_over("https", "-INT", true, Some(&https));
     assert_summary(&run);
@@ -313,11 +314,9 @@ fn live_https_decrypts_with_the_key_log_the_client_writes_as_it_goes() {
 }
 
 #[test]
+#[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
 fn live_bad_filter_is_exit_2_with_one_line() {
-    if !is_root() {
-        eprintln!("skipped: needs root to open lo before compiling the filter");
-        return;
-    }
+    assert!(is_root(), "cannot run: needs root to open lo before compiling the filter");
     let o = run(&["-i", "lo", "tcp", "port"]);
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
@@ -338,13 +337,11 @@ fn live_missing_interface_is_exit_2_with_one_line() {
 }
 
 #[test]
+#[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
 fn live_without_capture_permission_says_what_is_needed() {
     // Root minus the two capabilities is the situation of an unprivileged user, on any machine.
     let has_setpriv = Command::new("setpriv").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
-    if !is_root() || !has_setpriv {
-        eprintln!("skipped: needs root and setpriv to drop CAP_NET_RAW/CAP_NET_ADMIN");
-        return;
-    }
+    assert!(is_root() && has_setpriv, "cannot run: needs root and setpriv to drop CAP_NET_RAW/CAP_NET_ADMIN");
     let o = Command::new("setpriv")
         .args(["--inh-caps=-net_raw,-net_admin", "--bounding-set=-net_raw,-net_admin", env!("CARGO_BIN_EXE_mcptap"), "-i", "lo"])
         .stdin(Stdio::null())
@@ -397,18 +394,13 @@ fn mcptap_itself_does_not_need_libpcap() {
 }
 
 #[test]
+#[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
 fn live_without_libpcap_says_what_to_install_and_files_still_work() {
     // A machine without libpcap, made in a private mount namespace: the library directory is covered by a
     // copy of itself (symlinks to every entry but libpcap*), so the dynamic loader really cannot find it.
-    let Some(dir) = libpcap_dir() else {
-        eprintln!("skipped: libpcap's directory not found with ldd");
-        return;
-    };
+    let dir = libpcap_dir().expect("cannot run: libpcap's directory not found with ldd");
     let has_unshare = Command::new("unshare").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
-    if !is_root() || !has_unshare {
-        eprintln!("skipped: needs root and unshare to hide libpcap in a mount namespace");
-        return;
-    }
+    assert!(is_root() && has_unshare, "cannot run: needs root and unshare to hide libpcap in a mount namespace");
     let base = tmp("nolibpcap");
     let (keep, farm) = (base.join("keep"), base.join("farm"));
     std::fs::create_dir_all(&keep).unwrap();
