@@ -6,7 +6,7 @@
 //! under CI=true they run and fail without it). Sizes are smaller in debug builds so plain `cargo test` stays fast.
 //! Peaks measured with `cargo test --release adversarial -- --nocapture` are in docs/robustness.md.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::common::*;
 
@@ -125,10 +125,9 @@ impl Clock {
     }
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mcptap-adv-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch dir for one test, removed when the test ends, failed or not.
+fn tmp(name: &str) -> Scratch {
+    Scratch::new(&format!("adv-{name}"))
 }
 
 /// Runs the binary on the hostile capture plus the downgrade sample; returns (summary, peak RSS in KiB

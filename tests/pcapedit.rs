@@ -199,9 +199,7 @@ pub fn snap(p: &Pcap, snaplen: usize) -> Pcap {
     q
 }
 
-/// A scratch directory for generated captures, removed by the caller.
-pub fn scratch(tag: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("mcptap-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory for generated captures, removed when dropped (also when the test fails).
+pub fn scratch(tag: &str) -> crate::common::Scratch {
+    crate::common::Scratch::new(tag)
 }

@@ -3,16 +3,14 @@
 //! before the damage is still reported. Inputs are made at test time in a temp dir from the committed
 //! samples; no damaged capture is committed.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
 use crate::common::*;
 
-/// A fresh temp dir for one test.
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mcptap-robust-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh temp dir for one test, removed when the test ends, failed or not.
+fn tmp(name: &str) -> Scratch {
+    Scratch::new(&format!("robust-{name}"))
 }
 
 /// The classic little-endian pcap `samples/downgrade.pcap`: its 24-byte file header and its records
