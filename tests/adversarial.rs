@@ -411,7 +411,7 @@ fn gzip_zeros(mib: usize) -> Vec<u8> {
 }
 
 /// A POST on a hostile connection answered by `head` + `body` (sent in 1400-byte segments).
-fn coded_exchange(name: &str, head: &str, body: &[u8]) -> (PathBuf, PathBuf) {
+fn coded_exchange(name: &str, head: &str, body: &[u8]) -> (Scratch, std::path::PathBuf) {
     let d = tmp(name);
     let f = d.join(format!("{name}.pcap"));
     let mut w = PcapOut::create(&f);
