@@ -196,19 +196,20 @@ impl Harness {
 
     /// Rule ids that fired on the facts so far, sorted, each once.
     pub fn fired(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.facts.iter().flat_map(|f| self.rules.evaluate(f, |r, e| panic!("{}: {e}", r.id))).map(|r| r.id.clone()).collect();
-        v.sort();
-        v.dedup();
-        v
+        self.raised(crate::detect::Severity::Info)
     }
 
     /// Rule ids of severity medium or higher that fired.
     pub fn alarms(&self) -> Vec<String> {
+        self.raised(crate::detect::Severity::Medium)
+    }
+
+    fn raised(&self, at_least: crate::detect::Severity) -> Vec<String> {
         let mut v: Vec<String> = self
             .facts
             .iter()
             .flat_map(|f| self.rules.evaluate(f, |r, e| panic!("{}: {e}", r.id)))
-            .filter(|r| r.severity >= crate::detect::Severity::Medium)
+            .filter(|r| r.severity >= at_least)
             .map(|r| r.id.clone())
             .collect();
         v.sort();
