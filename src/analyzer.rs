@@ -714,7 +714,7 @@ impl fmt::Display for Summary {
             let dark: Vec<String> = x.unanalysed.iter().map(|(k, v)| format!("{v} {}", k.as_str())).collect();
             writeln!(
                 f,
-                "  http2:     {} connections ({} not analysed{}), {} streams, {} resets, {} GOAWAY, {} HPACK errors, {} protocol errors",
+                "  http2:     {} connections ({} not analysed{}), {} streams, {} resets, {} GOAWAY, {} HPACK errors, {} protocol errors{}",
                 x.connections,
                 x.unanalysed.values().sum::<u64>(),
                 if dark.is_empty() { String::new() } else { format!(": {}", dark.join(", ")) },
@@ -722,7 +722,9 @@ impl fmt::Display for Summary {
                 x.resets,
                 x.goaways,
                 x.hpack_errors,
-                x.protocol_errors
+                x.protocol_errors,
+                // Server push is off in every MCP client seen; say so only when a server pushed anyway.
+                if x.pushed > 0 { format!(", {} pushed streams (not analysed)", x.pushed) } else { String::new() }
             )?;
             if x.header_list_cap_hits + x.stream_cap_hits + x.frame_cap_hits > 0 {
                 writeln!(

@@ -44,7 +44,7 @@ pub struct Args {
     #[arg(short = 'r', long = "read", value_name = "FILE")]
     pub read: Vec<PathBuf>,
 
-    /// Write the CSV report to FILE instead of standard output.
+    /// Write the CSV report to FILE instead of standard output (`-o -`: standard output, as tcpdump's `-w -`).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -255,9 +255,10 @@ impl Config {
             }
             keylog_files.push((p.clone(), text.len() as u64));
         }
+        let output = report_file(&args);
         Ok(Config {
             inputs: args.read,
-            output: args.output,
+            output,
             rules,
             limits,
             quiet: args.quiet,
@@ -271,12 +272,18 @@ impl Config {
     }
 }
 
+/// The `-o` file; `None` for standard output (no `-o`, or `-o -`).
+fn report_file(args: &Args) -> Option<PathBuf> {
+    args.output.clone().filter(|p| p.as_os_str() != "-")
+}
+
 /// Refuses, before anything is read or written, an output that is an input or two outputs on one file.
 fn check_paths(args: &Args) -> Result<(), ConfigError> {
     use crate::output::paths::{check, Named};
     let r = &args.report;
+    let report = report_file(args);
     let outputs: Vec<Named<'_>> = [
-        ("-o", args.output.as_deref()),
+        ("-o", report.as_deref()),
         ("--sessions", r.sessions.as_deref()),
         ("--html", r.html.as_deref()),
         ("--http-log", args.http_log.as_deref()),
@@ -354,6 +361,8 @@ mod tests {
 
     #[test]
     fn output_and_quiet() {
+        let dash = parse(&["mcptap", "-r", "x", "-o", "-"]).unwrap();
+        assert_eq!(dash.output, None, "-o - is standard output, not a file named -");
         let c = parse(&["mcptap", "-r", "x", "-o", "out.csv", "-q"]).unwrap();
         assert_eq!(c.output, Some(PathBuf::from("out.csv")));
         assert!(c.quiet);

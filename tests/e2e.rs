@@ -146,6 +146,13 @@ fn http2_samples_are_analysed_like_http11() {
         assert_eq!(fired, vec![("MCP-SSE-DOWNGRADE".to_string(), "high".to_string())], "{s}");
         assert!(summary.contains("http2:     1 connections (0 not analysed), 9 streams"), "{s}: {summary}");
     }
+    // Real peers: nginx `http2` terminating TLS in front of the SDK server (its gzip one codes every reply,
+    // so the downgrade is only seen through the Content-Encoding stage), and Node's undici with allowH2.
+    for s in ["samples/tls-13-h2-nginx-downgrade.pcap", "samples/tls-13-h2-nginx-gzip-downgrade.pcap", "samples/tls-13-h2-undici-downgrade.pcap"] {
+        let (csv, summary) = analyse(s);
+        assert_eq!(rules_fired(&csv), vec![("MCP-SSE-DOWNGRADE".to_string(), "high".to_string())], "{s}");
+        assert!(summary.contains("(0 not analysed)"), "{s}: {summary}");
+    }
     for s in [
         "samples/h2c-json-clean.pcap",
         "samples/h2c-sse-ids-clean.pcap",
@@ -153,6 +160,9 @@ fn http2_samples_are_analysed_like_http11() {
         "samples/h2c-upgrade.pcap",
         "samples/tls-13-h2-sse-ids.pcap",
         "samples/tls-13-h2.pcap",
+        "samples/tls-13-h2-nginx-json-clean.pcap",
+        "samples/tls-13-h2-nginx-sse-ids-clean.pcap",
+        "samples/tls-13-h2-undici-sse-ids-clean.pcap",
     ] {
         let (csv, summary) = analyse(s);
         let fired = rules_fired(&csv);

@@ -119,6 +119,28 @@ fn sessions_inventory_counts_fallbacks() {
     assert!(total >= 1, "{inv:?}");
 }
 
+/// HTTP/2 (issue 16): each request line names the stream that carried it, and a gzip-coded reply behind nginx
+/// reads as its decoded events.
+#[test]
+fn timeline_names_the_http2_stream_of_each_request() {
+    let (pcap, keys) = ("samples/tls-13-h2-nginx-gzip-downgrade.pcap", "samples/tls-13-h2-nginx-gzip-downgrade.keys");
+    let csv = csv_of(pcap, &["--keylog", keys]);
+    let sid = csv[1][csv[0].iter().position(|c| c == "session_id").unwrap()].clone();
+    let o = run(&["-r", pcap, "--keylog", keys, "-q", "--timeline", &sid]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("-> POST /mcp  initialize  [h2 stream 1]"), "{text}");
+    assert!(text.contains("-> GET /mcp  [h2 stream 5]"), "{text}");
+    let shift = text.lines().find(|l| l.contains("=> shift")).unwrap_or_else(|| panic!("{text}"));
+    assert!(shift.contains("<- 200 text/event-stream (gzip)"), "{shift}");
+    assert!(text.contains("sse id=- event=message  result #4"), "{text}");
+    // HTTP/1.1 request lines name no stream.
+    let csv = csv_of("samples/downgrade.pcap", &[]);
+    let sid = csv[1][csv[0].iter().position(|c| c == "session_id").unwrap()].clone();
+    let h1 = stdout(&run(&["-r", "samples/downgrade.pcap", "-q", "--timeline", &sid]));
+    assert!(h1.contains("-> POST /mcp  initialize\n") && !h1.contains("[h2 stream"), "{h1}");
+}
+
 #[test]
 fn timeline_shows_the_downgrade_moment() {
     let csv = csv_of("samples/downgrade.pcap", &[]);

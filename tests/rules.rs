@@ -7,7 +7,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::common::*;
 
 fn fired(sample: &str) -> BTreeSet<String> {
-    let o = run(&["-q", "-r", &format!("samples/{sample}")]);
+    let path = format!("samples/{sample}");
+    // A TLS sample is read with its key log, as a user would.
+    let keys = root().join(&path).with_extension("keys");
+    let keys = keys.exists().then(|| keys.display().to_string());
+    let mut args = vec!["-q", "-r", path.as_str()];
+    if let Some(k) = keys.as_deref() {
+        args.extend(["--keylog", k]);
+    }
+    let o = run(&args);
     assert!(o.status.success(), "{sample}: {}", stderr(&o));
     csv_rows(&stdout(&o)).into_iter().skip(1).map(|r| r[2].clone()).collect()
 }

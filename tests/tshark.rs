@@ -147,7 +147,7 @@ fn tshark_h1_rows(cap: &Path) -> Vec<Row> {
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
     // Coded bodies: the length after decoding, from tshark's own decompression (a second pass, only for
     // captures with a Content-Encoding).
-    let decoded = if text.lines().any(|l| l.split('\t').nth(14).is_some_and(|e| !e.is_empty())) { decoded_lengths(cap) } else { BTreeMap::new() };
+    let decoded = if text.lines().any(|l| l.split('\t').nth(14).is_some_and(|e| !e.is_empty())) { decoded_lengths(cap, &[], "http") } else { BTreeMap::new() };
     // request frame -> (client, server, fields)
     let mut reqs: BTreeMap<u64, (String, String, Fields)> = BTreeMap::new();
     let mut resps: Vec<(Option<u64>, String, String, Fields)> = Vec::new();
@@ -196,20 +196,14 @@ fn tshark_h1_rows(cap: &Path) -> Vec<Row> {
 /// fields once per DATA/HEADERS frame, the header count once per HEADERS frame and the fields flattened.
 fn tshark_h2_rows(cap: &Path, ports: &[u16]) -> Vec<Row> {
     const AGG: char = '\u{1e}';
-    let mut cmd = Command::new(tshark());
-    cmd.args(["-n", "-r"]).arg(cap);
-    match keys_of(cap) {
+    let dissect: Vec<String> = match keys_of(cap) {
         // h2 over TLS: ALPN tells tshark.
-        Some(k) => {
-            cmd.arg("-o").arg(format!("tls.keylog_file:{}", k.display()));
-        }
+        Some(k) => vec!["-o".into(), format!("tls.keylog_file:{}", k.display())],
         // h2c has no port of its own (RFC 9113 §3.3): tshark is told which ports speak it.
-        None => {
-            for p in ports {
-                cmd.arg("-d").arg(format!("tcp.port=={p},http2"));
-            }
-        }
-    }
+        None => ports.iter().flat_map(|p| ["-d".to_string(), format!("tcp.port=={p},http2")]).collect(),
+    };
+    let mut cmd = Command::new(tshark());
+    cmd.args(["-n", "-r"]).arg(cap).args(&dissect);
     let o = cmd
         .args(["-Y", "http2", "-T", "fields", "-E", "separator=/t", "-E", "occurrence=a"])
         .arg(format!("-Eaggregator={AGG}"))
@@ -225,6 +219,9 @@ fn tshark_h2_rows(cap: &Path, ports: &[u16]) -> Vec<Row> {
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
     // (tcp.stream, stream id) -> (client, server, request frame, fields)
     let mut ex: BTreeMap<(u64, u64), (String, String, u64, Fields)> = BTreeMap::new();
+    // (tcp.stream, stream id) -> the last frame with response DATA: where tshark decodes a coded body.
+    let mut last_data: BTreeMap<(u64, u64), u64> = BTreeMap::new();
+    let mut coded = false;
     let list = |s: &str| -> Vec<String> { if s.is_empty() { Vec::new() } else { s.split(AGG).map(str::to_string).collect() } };
     let num = |s: &String| s.parse::<u64>().unwrap_or(0);
     for l in text.lines() {
@@ -258,6 +255,7 @@ fn tshark_h2_rows(cap: &Path, ports: &[u16]) -> Vec<Row> {
                     ex.insert((tcp, sid), (src.clone(), dst.clone(), frame, [method, path, dash(), dash(), "0".into(), dash()]));
                 } else if let (Some(status), Some(e)) = (field(":status"), ex.get_mut(&(tcp, sid))) {
                     if !status.starts_with('1') && e.3[2] == "-" {
+                        coded |= field("content-encoding").is_some_and(|c| !c.eq_ignore_ascii_case("identity"));
                         e.3[2] = status;
                         e.3[3] = media(&field("content-type").unwrap_or_default());
                         e.3[5] = "0".into();
@@ -269,11 +267,24 @@ fn tshark_h2_rows(cap: &Path, ports: &[u16]) -> Vec<Row> {
                 if let Some(e) = ex.get_mut(&(tcp, sid)) {
                     let body = len.saturating_sub(pad);
                     let slot = if src == e.0 { 4 } else { 5 };
+                    if slot == 5 {
+                        last_data.insert((tcp, sid), frame);
+                    }
                     if e.3[slot] == "-" {
                         e.3[slot] = "0".into();
                     }
                     e.3[slot] = (num(&e.3[slot]) + body).to_string();
                 }
+            }
+        }
+    }
+    if coded {
+        // A coded response's length is what it decodes to, as for HTTP/1.1: tshark says so at the frame
+        // that ends the stream's body.
+        let decoded = decoded_lengths(cap, &dissect, "http2");
+        for (k, e) in ex.iter_mut() {
+            if let Some(n) = last_data.get(k).and_then(|f| decoded.get(f)) {
+                e.3[5] = n.to_string();
             }
         }
     }
@@ -283,16 +294,17 @@ fn tshark_h2_rows(cap: &Path, ports: &[u16]) -> Vec<Row> {
 /// Decoded body length per frame where tshark (`http.decompress_body`) undid a Content-Encoding: its
 /// verbose tree says `Content-encoded entity body (gzip): 187 bytes -> 256 bytes`. A body tshark could not
 /// decode has no `->` and keeps its coded length (a difference the allow-list must explain).
-fn decoded_lengths(cap: &Path) -> BTreeMap<u64, u64> {
+/// `dissect`: the key log or decode-as options, `filter` the protocol whose packets to read.
+fn decoded_lengths(cap: &Path, dissect: &[String], filter: &str) -> BTreeMap<u64, u64> {
     let mut cmd = Command::new(tshark());
-    cmd.args(["-n", "-r"]).arg(cap).args([
+    cmd.args(["-n", "-r"]).arg(cap).args(dissect).args([
         "-o", "tcp.desegment_tcp_streams:TRUE",
         "-o", "tcp.reassemble_out_of_order:TRUE",
         "-o", "http.desegment_headers:TRUE",
         "-o", "http.desegment_body:TRUE",
         "-o", "http.dechunk_body:TRUE",
         "-o", "http.decompress_body:TRUE",
-        "-Y", "http", "-V",
+        "-Y", filter, "-V",
     ]);
     let o = cmd.output().unwrap();
     let text = String::from_utf8_lossy(&o.stdout);

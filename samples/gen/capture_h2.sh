@@ -1,28 +1,40 @@
 #!/usr/bin/env bash
 # Regenerate the HTTP/2 sample captures (samples/h2c-*.pcap, samples/tls-13-h2-*.pcap + .keys): the official
-# Python SDK's ASGI app served by hypercorn, the SDK client over httpx2 with http2=True (py/h2_sample.py), and
-# curl for the hand-driven `Upgrade: h2c`. Ports 18501-18599 on 127.0.0.1.
+# Python SDK's ASGI app served by hypercorn (py/h2_sample.py), reached by
+#   - the SDK client over httpx2 with http2=True (py/h2_sample.py client), h2c or h2 over TLS;
+#   - curl for the hand-driven `Upgrade: h2c`;
+#   - nginx 1.22 (Debian's /usr/sbin/nginx, `listen ... ssl http2`) terminating TLS in front of hypercorn
+#     (HTTP/1.1 cleartext upstream), the SDK client over httpx2 as above (tls-13-h2-nginx-*; only the
+#     client <-> nginx port is captured);
+#   - the TypeScript SDK client over Node's undici with allowH2 (ts/undici-h2-client.mjs; tls-13-h2-undici-*).
+# Ports 18501-18699 on 127.0.0.1 only.
 #
 #   sudo bash samples/gen/capture_h2.sh              # all HTTP/2 captures
 #   sudo bash samples/gen/capture_h2.sh h2c-downgrade  # one scenario (names: see run_scenario)
 #
-# Needs what capture_all.sh needs (it creates samples/gen/.venv) plus openssl, editcap and curl (with nghttp2);
-# installs requirements-h2.txt into the venv. Every client run is bounded (fixed calls, timeouts).
+# Needs what capture_all.sh needs (it creates samples/gen/.venv and ts/node_modules) plus openssl, editcap,
+# curl (with nghttp2) and nginx (`apt-get install -y nginx`, run as our own process with a config in a temp
+# dir); installs requirements-h2.txt into the venv, and runs `npm ci` in ts/ if undici is missing. Every
+# client run is bounded (fixed calls, timeouts).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 HOST=127.0.0.1
 [ -x "$PY" ] || { echo "run capture_all.sh once first (it creates $GEN/.venv)" >&2; exit 1; }
 "$GEN/.venv/bin/pip" install --quiet -r "$GEN/requirements-h2.txt"
-for tool in tcpdump openssl editcap curl; do
+for tool in tcpdump openssl editcap curl nginx node; do
     command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 1; }
 done
+
+[ -d "$TS/node_modules/undici" ] || (cd "$TS" && npm ci --no-audit --no-fund)
 
 WORK="$(mktemp -d)"
 SERVER_PID=""
 CAP_PID=""
+NGINX_PID=""
 cleanup() {
     [ -n "$CAP_PID" ] && kill -INT "$CAP_PID" 2>/dev/null || true
+    [ -n "$NGINX_PID" ] && kill -TERM "$NGINX_PID" 2>/dev/null || true
     [ -n "$SERVER_PID" ] && kill -TERM "$SERVER_PID" 2>/dev/null || true
     rm -rf "$WORK"
 }
@@ -34,19 +46,67 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=127.0.0.1" \
 FAILED=()
 H2="$GEN/py/h2_sample.py"
 
-# capture NAME PORT SERVER-OPTIONS... -- CLIENT-CMD...: hypercorn on PORT, tcpdump on lo, the client, stop.
+# nginx_start PORT BACKEND on|off: nginx (our own process, config and prefix in $WORK) on HOST:PORT, TLS 1.3
+# with ALPN h2 (`listen ... ssl http2`), proxying to hypercorn on HOST:BACKEND over HTTP/1.1 without buffering
+# (so SSE flows); gzip on|off for JSON and SSE replies.
+nginx_start() {
+    local port=$1 backend=$2 gz=$3 dir="$WORK/nginx-$1"
+    mkdir -p "$dir/tmp"
+    cat >"$dir/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $dir/tmp/body;
+    proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi;
+    uwsgi_temp_path $dir/tmp/uwsgi;
+    scgi_temp_path $dir/tmp/scgi;
+    server {
+        listen $HOST:$port ssl http2;
+        ssl_certificate $WORK/cert.pem;
+        ssl_certificate_key $WORK/key.pem;
+        ssl_protocols TLSv1.3;
+        gzip $gz;
+        gzip_types application/json text/event-stream;
+        gzip_proxied any;
+        gzip_min_length 0;
+        location / {
+            proxy_pass http://$HOST:$backend;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_buffering off;
+            proxy_read_timeout 120s;
+        }
+    }
+}
+CONF
+    nginx -p "$dir" -c "$dir/nginx.conf" >"$dir/out.log" 2>&1 &
+    NGINX_PID=$!
+    wait_port "$port"
+}
+
+# capture NAME PORT [--nginx FRONT on|off] SERVER-OPTIONS... -- CLIENT-CMD...: hypercorn on PORT (with
+# --nginx: nginx on FRONT in front of it, gzip on or off), tcpdump on lo (the client-facing port only), the
+# client, stop.
 capture() {
     local name=$1 port=$2; shift 2
+    local front=$port gz=""
+    if [ "$1" = "--nginx" ]; then front=$2; gz=$3; shift 3; fi
     local server=() client=()
     while [ "$1" != "--" ]; do server+=("$1"); shift; done
     shift
     client=("$@")
-    echo "== $name.pcap (port $port)"
+    echo "== $name.pcap (port $front)"
     rm -f "$OUT/$name.pcap"
     "$PY" "$H2" server --port "$port" "${server[@]}" >"$WORK/$name.server" 2>&1 &
     SERVER_PID=$!
     wait_port "$port"
-    tcpdump -i lo -s 0 -U -Z root -w "$OUT/$name.pcap" "tcp port $port" 2>"$WORK/$name.log" &
+    [ -z "$gz" ] || nginx_start "$front" "$port" "$gz"
+    tcpdump -i lo -s 0 -U -Z root -w "$OUT/$name.pcap" "tcp port $front" 2>"$WORK/$name.log" &
     CAP_PID=$!
     wait_capturing "$WORK/$name.log"
     local rc=0
@@ -55,12 +115,23 @@ capture() {
     [ "$rc" -eq 0 ] || { echo "   client exited with $rc" >&2; FAILED+=("$name"); }
     sleep 1
     kill -INT "$CAP_PID"; wait "$CAP_PID" || true; CAP_PID=""
+    if [ -n "$NGINX_PID" ]; then
+        kill -TERM "$NGINX_PID"; wait "$NGINX_PID" 2>/dev/null || true; NGINX_PID=""
+    fi
     kill -TERM "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
     chmod 644 "$OUT/$name.pcap"
 }
 
+# keyed NAME ...: capture NAME ... whose client writes the TLS key log $OUT/NAME.keys (started afresh).
+keyed() {
+    rm -f "$OUT/$1.keys"
+    capture "$@"
+    chmod 644 "$OUT/$1.keys"
+}
+
 h2c() { echo "$PY" "$H2" client --url "http://$HOST:$1/mcp"; }
 h2tls() { echo "$PY" "$H2" client --url "https://$HOST:$1/mcp" --ca "$WORK/cert.pem" --keylog "$OUT/$2.keys"; }
+undici() { echo node "$TS/undici-h2-client.mjs" "https://$HOST:$1/mcp" "$WORK/cert.pem" "$OUT/$2.keys"; }
 TLS=(--tls-cert "$WORK/cert.pem" --tls-key "$WORK/key.pem")
 
 # A hand-driven `Upgrade: h2c` (RFC 7540 §3.2) with curl: initialize and notifications/initialized over
@@ -101,12 +172,28 @@ run_scenario() {
         # connection picked up midstream, whose HPACK tables cannot be known.
         editcap -r "$OUT/h2c-sse-ids-clean.pcap" "$OUT/h2c-midstream.pcap" 21-1000000
         chmod 644 "$OUT/h2c-midstream.pcap" ;;
+    # nginx in front (TLS, h2 to the client; hypercorn behind it on 186[5]x over HTTP/1.1 cleartext).
+    tls-13-h2-nginx-json-clean)
+        keyed tls-13-h2-nginx-json-clean     18651 --nginx 18601 off --json         -- $(h2tls 18601 tls-13-h2-nginx-json-clean) ;;
+    tls-13-h2-nginx-sse-ids-clean)
+        keyed tls-13-h2-nginx-sse-ids-clean  18652 --nginx 18602 off --event-store  -- $(h2tls 18602 tls-13-h2-nginx-sse-ids-clean) ;;
+    tls-13-h2-nginx-downgrade)
+        keyed tls-13-h2-nginx-downgrade      18653 --nginx 18603 off --json-first 3 -- $(h2tls 18603 tls-13-h2-nginx-downgrade) ;;
+    tls-13-h2-nginx-gzip-downgrade)
+        keyed tls-13-h2-nginx-gzip-downgrade 18654 --nginx 18604 on  --json-first 3 -- $(h2tls 18604 tls-13-h2-nginx-gzip-downgrade) ;;
+    # The TypeScript SDK client over undici (allowH2) against hypercorn's h2 over TLS.
+    tls-13-h2-undici-sse-ids-clean)
+        keyed tls-13-h2-undici-sse-ids-clean 18611 --event-store "${TLS[@]}"  -- $(undici 18611 tls-13-h2-undici-sse-ids-clean) ;;
+    tls-13-h2-undici-downgrade)
+        keyed tls-13-h2-undici-downgrade     18612 --json-first 3 "${TLS[@]}" -- $(undici 18612 tls-13-h2-undici-downgrade) ;;
     *) echo "unknown scenario $1" >&2; exit 1 ;;
     esac
 }
 
 ALL=(h2c-json-clean h2c-sse-ids-clean h2c-sse-noids-clean h2c-downgrade h2c-reset tls-13-h2-downgrade
-     tls-13-h2-sse-ids h2c-upgrade h2c-midstream)
+     tls-13-h2-sse-ids h2c-upgrade h2c-midstream tls-13-h2-nginx-json-clean tls-13-h2-nginx-sse-ids-clean
+     tls-13-h2-nginx-downgrade tls-13-h2-nginx-gzip-downgrade tls-13-h2-undici-sse-ids-clean
+     tls-13-h2-undici-downgrade)
 for s in "${@:-${ALL[@]}}"; do
     run_scenario "$s"
 done

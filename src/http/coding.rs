@@ -68,9 +68,6 @@ pub enum Undecoded {
     ConnCap,
     /// A capture gap inside a coded body: the decoder cannot resynchronise.
     Gap,
-    /// A coded HTTP/2 body: the Content-Encoding stage is not wired to HTTP/2 DATA yet, so the body is
-    /// reported rather than read coded (which would look like a stream without events).
-    Http2,
 }
 
 impl Undecoded {
@@ -83,7 +80,6 @@ impl Undecoded {
             Undecoded::BodyCap => "decoded bytes per body cap",
             Undecoded::ConnCap => "decoded bytes per connection cap",
             Undecoded::Gap => "capture gap",
-            Undecoded::Http2 => "coded HTTP/2 body (not decoded yet)",
         }
     }
 }

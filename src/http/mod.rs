@@ -48,6 +48,7 @@
 pub mod body;
 pub mod chunked;
 pub mod coding;
+pub mod content;
 pub mod h2;
 pub mod head;
 pub mod switch;
@@ -62,10 +63,10 @@ use crate::limits::Limits;
 use crate::reassembly::EndReason;
 use crate::time::Timestamp;
 use body::{BodyDecoder, BodyKind, BodyStatus, ReqMethod};
-use coding::{BodyCodings, BodyDecoding, Budget, Undecoded};
+use coding::{BodyCodings, Undecoded};
+use content::{Content, ContentCfg, MsgTx, Sink};
 use chunked::ChunkedDecoder;
 use head::{HeadParse, Plausible, StartCheck};
-use sse::{SseItem, SseParser};
 
 /// Header fields in wire order, names lower-cased (RFC 9110 §5.1: names are case-insensitive). Stored as
 /// one string of names and values back to back plus their end offsets, so a head costs two allocations
@@ -424,36 +425,17 @@ fn bump(counter: &mut u64, n: usize) {
 #[derive(Debug, Clone, Copy)]
 struct Cfg {
     max_header_bytes: usize,
-    max_sse_event_bytes: usize,
-    max_decoded_bytes_per_body: u64,
-    max_decoded_bytes_per_conn: u64,
+    content: ContentCfg,
 }
 
 /// Carry capacity kept between heads; a larger buffer (a big head) is released once used.
 const CARRY_KEEP: usize = 4096;
 
-/// Which message a body or end belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum MsgTx {
-    Req(TxId),
-    Resp(Option<TxId>),
-}
-
 #[derive(Debug)]
 struct BodyRun {
-    tx: MsgTx,
     decoder: BodyDecoder,
-    /// Present for `text/event-stream` responses: decoded bytes go through it, not out as body slices.
-    sse: Option<Box<SseParser>>,
-    /// Present for a coded body: framed bytes go through it before the SSE parser or the body slices.
-    coding: Option<Box<Coded>>,
-}
-
-/// A coded body: its coding names (for the report) and its decoders.
-#[derive(Debug)]
-struct Coded {
-    names: String,
-    dec: BodyDecoding,
+    /// Decoders, SSE parser: what the unframed bytes go through (shared with HTTP/2).
+    content: Content,
 }
 
 /// What one direction is doing.
@@ -549,70 +531,6 @@ impl Pairing {
     }
 }
 
-/// Where events go, with the packet they are attributed to and the counters they touch.
-struct Sink<'s, F> {
-    out: &'s mut F,
-    stats: &'s mut HttpStats,
-    frame: u64,
-    ts: Timestamp,
-    /// Bytes the Content-Encoding decoders produced on this connection so far.
-    decoded: &'s mut u64,
-    /// Set by a `101 Switching Protocols` to `h2c`: the upgrade request's tx (RFC 7540 §3.2).
-    h2c: Option<Option<TxId>>,
-}
-
-impl<F: FnMut(HttpEvent<'_>)> Sink<'_, F> {
-    fn emit(&mut self, ev: HttpEvent<'_>) {
-        (self.out)(ev);
-    }
-
-    fn anomaly(&mut self, kind: HttpAnomaly) {
-        self.stats.anomalies.add(kind);
-        let (frame, ts) = (self.frame, self.ts);
-        self.emit(HttpEvent::Anomaly { kind, frame, ts });
-    }
-
-    fn end(&mut self, tx: MsgTx, end: MessageEnd) {
-        let (frame, ts) = (self.frame, self.ts);
-        self.emit(match tx {
-            MsgTx::Req(tx) => HttpEvent::RequestEnd { tx, end, frame, ts },
-            MsgTx::Resp(tx) => HttpEvent::ResponseEnd { tx, end, frame, ts },
-        });
-    }
-
-    fn body(&mut self, tx: MsgTx, bytes: &[u8]) {
-        let (frame, ts) = (self.frame, self.ts);
-        match tx {
-            MsgTx::Req(tx) => {
-                bump(&mut self.stats.request_body_bytes, bytes.len());
-                self.emit(HttpEvent::RequestBody { tx, bytes, frame, ts });
-            }
-            MsgTx::Resp(tx) => {
-                bump(&mut self.stats.response_body_bytes, bytes.len());
-                self.emit(HttpEvent::ResponseBody { tx, bytes, frame, ts });
-            }
-        }
-    }
-
-    fn undecoded(&mut self, tx: MsgTx, coding: &str, reason: Undecoded) {
-        let (frame, ts) = (self.frame, self.ts);
-        let coding = coding.to_string();
-        self.emit(match tx {
-            MsgTx::Req(tx) => HttpEvent::RequestUndecoded { tx, coding, reason, frame, ts },
-            MsgTx::Resp(tx) => HttpEvent::ResponseUndecoded { tx, coding, reason, frame, ts },
-        });
-    }
-
-    fn body_gap(&mut self, tx: MsgTx, len: u64) {
-        self.stats.body_gap_bytes = self.stats.body_gap_bytes.saturating_add(len);
-        let (frame, ts) = (self.frame, self.ts);
-        self.emit(match tx {
-            MsgTx::Req(tx) => HttpEvent::RequestBodyGap { tx, len, frame, ts },
-            MsgTx::Resp(tx) => HttpEvent::ResponseBodyGap { tx, len, frame, ts },
-        });
-    }
-}
-
 /// HTTP/1.x analyzer of one TCP connection. `ToServer` bytes are requests, `ToClient` bytes responses.
 #[derive(Debug)]
 pub struct HttpConnection {
@@ -634,9 +552,7 @@ impl HttpConnection {
                 // No head is shorter than the bytes needed to recognise its start; a smaller cap would
                 // make the cut point depend on how the head was split into packets.
                 max_header_bytes: limits.max_header_bytes.max(head::PROBE_LEN),
-                max_sse_event_bytes: limits.max_sse_event_bytes,
-                max_decoded_bytes_per_body: limits.max_decoded_bytes_per_body,
-                max_decoded_bytes_per_conn: limits.max_decoded_bytes_per_conn,
+                content: ContentCfg::new(limits),
             },
             req: Half::new(),
             resp: Half::new(),
@@ -716,28 +632,20 @@ impl HttpConnection {
             }
             HalfState::Skip { .. } => HalfState::Skip { line_start: false },
             HalfState::Body(mut run) => {
-                if run.sse.is_none() && run.decoder.skip_gap(len) {
-                    sink.body_gap(run.tx, len);
+                if !run.content.is_sse() && run.decoder.skip_gap(len) {
+                    sink.body_gap(run.content.tx(), len);
                     // A coded stream cannot resynchronise past lost bytes.
-                    if let Some(c) = run.coding.as_mut() {
-                        if let Some(why) = c.dec.gap() {
-                            sink.undecoded(run.tx, &c.names, why);
-                        }
-                    }
+                    run.content.gap(&mut sink);
                     if run.decoder.is_done() {
-                        sink.end(run.tx, MessageEnd::Complete);
+                        sink.end(run.content.tx(), MessageEnd::Complete);
                         HalfState::Head { check: Some(StartCheck::Lenient) }
                     } else {
                         HalfState::Body(run)
                     }
                 } else {
-                    note_sse_drop(&run, &mut sink);
-                    if let Some(c) = run.coding.as_mut() {
-                        if let Some(why) = c.dec.gap() {
-                            sink.undecoded(run.tx, &c.names, why);
-                        }
-                    }
-                    sink.end(run.tx, MessageEnd::Gap);
+                    run.content.drop_partial(&mut sink);
+                    run.content.gap(&mut sink);
+                    sink.end(run.content.tx(), MessageEnd::Gap);
                     HalfState::Head { check: Some(StartCheck::Lenient) }
                 }
             }
@@ -773,9 +681,8 @@ impl HttpConnection {
                 } else {
                     MessageEnd::Interrupted
                 };
-                note_sse_drop(&run, &mut sink);
-                finish_coding(&mut run, end == MessageEnd::ClosedByFin, &mut sink);
-                sink.end(run.tx, end);
+                run.content.finish(end == MessageEnd::ClosedByFin, &mut sink);
+                sink.end(run.content.tx(), end);
             }
             HalfState::Skip { .. } | HalfState::Opaque | HalfState::Ended => {}
         }
@@ -783,41 +690,12 @@ impl HttpConnection {
     }
 }
 
-/// Counts a half-received SSE event that is being dropped with its stream.
-fn note_sse_drop<F>(run: &BodyRun, sink: &mut Sink<'_, F>) {
-    if run.sse.as_ref().is_some_and(|p| p.has_pending_event()) {
-        sink.stats.sse_partial_dropped = sink.stats.sse_partial_dropped.saturating_add(1);
-    }
-}
-
-/// The body ended (`complete` when its framing says so): a coded stream that did not reach its end
-/// is reported undecoded.
-fn finish_coding<F: FnMut(HttpEvent<'_>)>(run: &mut BodyRun, complete: bool, sink: &mut Sink<'_, F>) {
-    if let Some(c) = run.coding.as_mut() {
-        if let Some(why) = c.dec.finish(complete) {
-            sink.undecoded(run.tx, &c.names, why);
-        }
-    }
-}
-
-/// The codings of a message with a body; a coding refused from its head alone (unknown, too many) is
-/// reported at once.
-fn coding_for<F: FnMut(HttpEvent<'_>)>(codings: Option<BodyCodings>, tx: MsgTx, sink: &mut Sink<'_, F>) -> Option<Box<Coded>> {
-    let c = codings?;
-    let dec = c.decoder();
-    if let Some(why) = dec.failed() {
-        sink.undecoded(tx, &c.names, why);
-    }
-    // ALLOC: one decoder stack per coded body in progress (coding.rs bounds each).
-    Some(Box::new(Coded { names: c.names, dec }))
-}
-
 /// The other direction after a protocol switch: close its open message, stop parsing it.
 fn stop_for_upgrade<F: FnMut(HttpEvent<'_>)>(half: &mut Half, sink: &mut Sink<'_, F>) {
     match std::mem::replace(&mut half.state, HalfState::Opaque) {
         HalfState::Body(run) => {
-            note_sse_drop(&run, sink);
-            sink.end(run.tx, MessageEnd::Interrupted);
+            run.content.drop_partial(sink);
+            sink.end(run.content.tx(), MessageEnd::Interrupted);
         }
         HalfState::Head { .. } => {
             if !half.carry.is_empty() {
@@ -861,7 +739,7 @@ fn feed_half<F: FnMut(HttpEvent<'_>)>(
                 let (n, end) = body_bytes(run, cfg, sink, input);
                 input = input.get(n..).unwrap_or_default();
                 if let Some(end) = end {
-                    let tx = run.tx;
+                    let tx = run.content.tx();
                     sink.end(tx, end);
                     half.state = HalfState::Head { check: Some(StartCheck::Lenient) };
                 }
@@ -1052,12 +930,10 @@ fn on_request<F: FnMut(HttpEvent<'_>)>(
         sink.anomaly(a);
     }
     let mtx = MsgTx::Req(tx);
-    let coding = coding_for(codings, mtx, sink);
+    let content = Content::new(mtx, codings, sink);
     half.state = match decision.kind {
-        BodyKind::Length(n) => {
-            HalfState::Body(BodyRun { tx: mtx, decoder: BodyDecoder::Length { remaining: n }, sse: None, coding })
-        }
-        BodyKind::Chunked => HalfState::Body(BodyRun { tx: mtx, decoder: chunked_decoder(cfg), sse: None, coding }),
+        BodyKind::Length(n) => HalfState::Body(BodyRun { decoder: BodyDecoder::Length { remaining: n }, content }),
+        BodyKind::Chunked => HalfState::Body(BodyRun { decoder: chunked_decoder(cfg), content }),
         // (`Tunnel` is a response-only decision.)
         BodyKind::None | BodyKind::Tunnel => {
             sink.end(mtx, MessageEnd::Complete);
@@ -1127,12 +1003,10 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
         sink.anomaly(a);
     }
     let mtx = MsgTx::Resp(tx);
-    let mut coding = coding_for(codings, mtx, sink);
-    let mut run = |decoder| {
-        // ALLOC: one SSE parser per event-stream response; its event buffers are bounded by
-        // limits::max_sse_event_bytes.
-        let sse = is_sse.then(|| Box::new(SseParser::new(cfg.max_sse_event_bytes)));
-        HalfState::Body(BodyRun { tx: mtx, decoder, sse, coding: coding.take() })
+    let content = Content::new(mtx, codings, sink);
+    let run = |decoder| {
+        let content = if is_sse { content.event_stream(cfg.content) } else { content };
+        HalfState::Body(BodyRun { decoder, content })
     };
     match decision.kind {
         BodyKind::None => {
@@ -1174,68 +1048,17 @@ fn body_bytes<F: FnMut(HttpEvent<'_>)>(
         rest = rest.get(n..).unwrap_or_default();
         let consumed = input.len().saturating_sub(rest.len());
         match status {
-            BodyStatus::Data(d) => match run.coding.as_mut() {
-                None => deliver(&mut run.sse, run.tx, d, sink),
-                Some(c) => decode_and_deliver(c, &mut run.sse, run.tx, cfg, d, sink),
-            },
+            BodyStatus::Data(d) => run.content.feed(cfg.content, d, sink),
             BodyStatus::Partial => return (consumed, None),
             BodyStatus::Complete => {
-                note_sse_drop(run, sink);
-                finish_coding(run, true, sink);
+                run.content.finish(true, sink);
                 return (consumed, Some(MessageEnd::Complete));
             }
             BodyStatus::Invalid => {
                 sink.anomaly(HttpAnomaly::BadChunk);
-                note_sse_drop(run, sink);
+                run.content.drop_partial(sink);
                 return (consumed, Some(MessageEnd::Malformed));
             }
-        }
-    }
-}
-
-/// Undoes a coded body's codings on framed bytes and hands the decoded chunks on as they come.
-fn decode_and_deliver<F: FnMut(HttpEvent<'_>)>(
-    c: &mut Coded,
-    sse: &mut Option<Box<SseParser>>,
-    tx: MsgTx,
-    cfg: Cfg,
-    data: &[u8],
-    sink: &mut Sink<'_, F>,
-) {
-    let mut used = *sink.decoded;
-    let mut budget = Budget { per_body: cfg.max_decoded_bytes_per_body, per_conn: cfg.max_decoded_bytes_per_conn, conn_used: &mut used };
-    let failed = c.dec.feed(data, &mut budget, &mut |chunk| deliver(sse, tx, chunk, sink));
-    *sink.decoded = used;
-    if let Some(why) = failed {
-        sink.undecoded(tx, &c.names, why);
-    }
-}
-
-/// Hands decoded body bytes on: through the SSE parser for event streams, as borrowed slices otherwise.
-fn deliver<F: FnMut(HttpEvent<'_>)>(sse: &mut Option<Box<SseParser>>, tx: MsgTx, data: &[u8], sink: &mut Sink<'_, F>) {
-    let (Some(parser), MsgTx::Resp(rtx)) = (sse.as_mut(), tx) else {
-        sink.body(tx, data);
-        return;
-    };
-    bump(&mut sink.stats.response_body_bytes, data.len());
-    let (frame, ts) = (sink.frame, sink.ts);
-    sink.emit(HttpEvent::SseBody { tx: rtx, len: data.len(), frame, ts });
-    let mut rest = data;
-    loop {
-        let (n, item) = parser.feed(rest);
-        rest = rest.get(n..).unwrap_or_default();
-        let (frame, ts) = (sink.frame, sink.ts);
-        match item {
-            None => break,
-            Some(SseItem::Event(event)) => {
-                sink.stats.sse_events = sink.stats.sse_events.saturating_add(1);
-                sink.emit(HttpEvent::Sse { tx: rtx, event, frame, ts });
-            }
-            Some(SseItem::Comment) => {
-                sink.stats.sse_comments = sink.stats.sse_comments.saturating_add(1);
-                sink.emit(HttpEvent::SseComment { tx: rtx, frame, ts });
-            }
-            Some(SseItem::TooLarge) => sink.anomaly(HttpAnomaly::SseEventTooLarge),
         }
     }
 }

@@ -449,6 +449,11 @@ impl McpTracker {
                 }
             }
             HttpEvent::RequestEnd { tx, ts, .. } => self.request_end(conn, Some(tx), ts, out),
+            HttpEvent::H2Stream { tx, stream, .. } => {
+                if let Some(req) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(Some(tx))).and_then(|t| t.req.as_mut()) {
+                    req.h2_stream = Some(stream);
+                }
+            }
             HttpEvent::Response { tx, head, frame, ts } => self.response(conn, tx, &head, frame, ts, out),
             HttpEvent::ResponseBody { tx, bytes, .. } => {
                 let cap = self.limits.max_body_bytes;

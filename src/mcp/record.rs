@@ -49,8 +49,9 @@ pub struct TimelineEntry {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryKind {
-    /// An HTTP request keyed to the session: method, path, first JSON-RPC method of the body.
-    Request { http_method: String, path: String, rpc_method: String },
+    /// An HTTP request keyed to the session: method, path, first JSON-RPC method of the body, and the
+    /// HTTP/2 stream that carried it (`None` on HTTP/1.1).
+    Request { http_method: String, path: String, rpc_method: String, h2_stream: Option<u32> },
     /// The response head: status and media type, and the request's methods.
     /// `coding`: the response's `Content-Encoding` as written, `""` for none.
     Response { http_method: String, rpc_method: String, status: u16, content_type: String, coding: String },
@@ -176,10 +177,10 @@ impl Recorder {
         &mut self,
         s: &Session,
         client: SocketAddr,
-        req: (Timestamp, u64, &str, &str, &str),
+        req: (Timestamp, u64, &str, &str, &str, Option<u32>),
         resp: (Timestamp, u64, u16, Option<&str>, Option<&str>),
     ) {
-        let (req_ts, req_frame, http_method, path, rpc_method) = req;
+        let (req_ts, req_frame, http_method, path, rpc_method, h2_stream) = req;
         let (ts, frame, status, media, coding) = resp;
         if let Some(r) = self.record(s) {
             r.client.get_or_insert(client);
@@ -194,7 +195,7 @@ impl Recorder {
                 _ => r.resp_other += 1,
             }
         }
-        self.push(s, req_ts, req_frame, EntryKind::Request { http_method: http_method.into(), path: path.into(), rpc_method: rpc_method.into() });
+        self.push(s, req_ts, req_frame, EntryKind::Request { http_method: http_method.into(), path: path.into(), rpc_method: rpc_method.into(), h2_stream });
         self.push(
             s,
             ts,
@@ -286,9 +287,9 @@ mod tests {
         let (a, b) = (session("b", 20), session("a", 10));
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let t = Timestamp::from_secs_micros(20, 0);
-        r.exchange(&a, c, (t, 1, "POST", "/mcp", "tools/list"), (t, 2, 200, Some("application/json"), Some("gzip")));
-        r.exchange(&a, c, (t, 3, "POST", "/mcp", "tools/call"), (t, 4, 200, Some("text/event-stream"), Some(" GZip ")));
-        r.exchange(&b, c, (t, 5, "GET", "/mcp", ""), (t, 6, 405, None, None));
+        r.exchange(&a, c, (t, 1, "POST", "/mcp", "tools/list", None), (t, 2, 200, Some("application/json"), Some("gzip")));
+        r.exchange(&a, c, (t, 3, "POST", "/mcp", "tools/call", Some(3)), (t, 4, 200, Some("text/event-stream"), Some(" GZip ")));
+        r.exchange(&b, c, (t, 5, "GET", "/mcp", "", None), (t, 6, 405, None, None));
         r.stream_end(&a, t, 4, "complete", (1, 0), "none");
         let v = r.into_records();
         assert_eq!(v.iter().map(|x| x.session_id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
@@ -308,7 +309,7 @@ mod tests {
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let a = session("a", 1);
         for f in 0..4 {
-            r.exchange(&a, c, (t, f * 2, "POST", "/mcp", "ping"), (t, f * 2 + 1, 200, Some("application/json"), None));
+            r.exchange(&a, c, (t, f * 2, "POST", "/mcp", "ping", None), (t, f * 2 + 1, 200, Some("application/json"), None));
         }
         r.fallback(&session("x", 1));
         r.fallback(&session("y", 1));

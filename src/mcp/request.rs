@@ -22,6 +22,8 @@ pub(super) struct Req {
     pub(super) mcp_method: Option<String>,
     pub(super) mcp_name: Option<String>,
     pub(super) last_event_id: Option<String>,
+    /// The HTTP/2 stream that carried the exchange (for the timeline), `None` on HTTP/1.1.
+    pub(super) h2_stream: Option<u32>,
     pub(super) frame: u64,
     pub(super) ts: Timestamp,
     // ALLOC: request body for JSON-RPC decoding, bounded by limits::max_body_bytes
@@ -45,6 +47,7 @@ impl Req {
             mcp_method: owned("mcp-method"),
             mcp_name: owned("mcp-name"),
             last_event_id: owned("last-event-id"),
+            h2_stream: None,
             frame,
             ts,
             body: Vec::new(),

@@ -79,7 +79,7 @@ impl McpTracker {
         let method_name = req.first_method();
         let requested = req.requested_version();
         let req_frame = req.frame;
-        let (req_ts, req_method) = (req.ts, req.method.clone());
+        let (req_ts, req_method, h2_stream) = (req.ts, req.method.clone(), req.h2_stream);
         let info = req.key_info();
         if !req.checked {
             self.request_end(conn, tx, ts, out);
@@ -141,7 +141,7 @@ impl McpTracker {
             s.observe_era(Era::Streamable2025);
         }
         if let Some(rec) = self.recorder.as_mut() {
-            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, &method_name), (ts, frame, head.status, media.as_deref(), head.headers.get("content-encoding")));
+            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, &method_name, h2_stream), (ts, frame, head.status, media.as_deref(), head.headers.get("content-encoding")));
         }
         let ctx_for = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
         if declares_2026 && !initialize && resp_sid.is_some() {

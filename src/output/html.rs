@@ -394,7 +394,7 @@ mod tests {
         let entry = |frame| crate::mcp::record::TimelineEntry {
             ts: crate::time::Timestamp::from_secs_micros(1, 0),
             frame,
-            what: EntryKind::Request { http_method: "POST".into(), path: "/mcp".into(), rpc_method: "tools/list".into() },
+            what: EntryKind::Request { http_method: "POST".into(), path: "/mcp".into(), rpc_method: "tools/list".into(), h2_stream: None },
         };
         let r = SessionRecord {
             session_id: "s".into(),

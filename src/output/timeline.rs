@@ -77,9 +77,11 @@ pub fn lines<'a>(record: &'a SessionRecord, incidents: &'a [Incident]) -> Vec<Li
 /// A short description of an entry: `-> POST /mcp tools/call`, `<- 200 text/event-stream`, ...
 pub fn describe(e: &TimelineEntry) -> String {
     match &e.what {
-        EntryKind::Request { http_method, path, rpc_method } => {
-            format!("-> {http_method} {path}{}", if rpc_method.is_empty() { String::new() } else { format!("  {rpc_method}") })
-        }
+        EntryKind::Request { http_method, path, rpc_method, h2_stream } => format!(
+            "-> {http_method} {path}{}{}",
+            if rpc_method.is_empty() { String::new() } else { format!("  {rpc_method}") },
+            h2_stream.map(|s| format!("  [h2 stream {s}]")).unwrap_or_default()
+        ),
         EntryKind::Response { status, content_type, rpc_method, coding, .. } => format!(
             "<- {status} {}{}{}",
             if content_type.is_empty() { "(no content type)" } else { content_type },

@@ -32,9 +32,9 @@ pub mod stream;
 use std::collections::BTreeMap;
 
 use crate::decode::flow_key::Direction;
-use crate::http::sse::{SseItem, SseParser};
-use crate::http::{body, HttpAnomaly, HttpEvent, MessageEnd, RequestHead, ResponseHead, SseEvent, TxId};
-use crate::http::coding::Undecoded;
+use crate::http::coding::BodyCodings;
+use crate::http::content::{Content, ContentCfg, MsgTx, Sink};
+use crate::http::{body, HttpAnomaly, HttpEvent, HttpStats, MessageEnd, RequestHead, ResponseHead, TxId};
 use crate::limits::Limits;
 use crate::reassembly::EndReason;
 use crate::time::Timestamp;
@@ -85,6 +85,9 @@ pub struct H2Stats {
     pub stream_cap_hits: u64,
     /// Frames over `max_h2_frame_bytes`.
     pub frame_cap_hits: u64,
+    /// Streams the server pushed (PUSH_PROMISE, RFC 9113 §8.4): decoded to keep HPACK in step, counted,
+    /// not handed on (they answer no request of the client's).
+    pub pushed: u64,
 }
 
 impl H2Stats {
@@ -99,6 +102,7 @@ impl H2Stats {
             (&mut self.header_list_cap_hits, o.header_list_cap_hits),
             (&mut self.stream_cap_hits, o.stream_cap_hits),
             (&mut self.frame_cap_hits, o.frame_cap_hits),
+            (&mut self.pushed, o.pushed),
         ] {
             *m = m.saturating_add(t);
         }
@@ -114,7 +118,7 @@ pub struct H2Cfg {
     max_header_list: usize,
     max_streams: usize,
     max_frame: usize,
-    max_sse_event_bytes: usize,
+    content: ContentCfg,
 }
 
 impl H2Cfg {
@@ -123,7 +127,7 @@ impl H2Cfg {
             max_header_list: limits.max_h2_header_list_bytes,
             max_streams: limits.max_h2_streams_per_conn,
             max_frame: limits.max_h2_frame_bytes,
-            max_sse_event_bytes: limits.max_sse_event_bytes,
+            content: ContentCfg::new(limits),
         }
     }
 }
@@ -165,24 +169,8 @@ impl Half {
     }
 }
 
-/// Where events go, with the packet they are attributed to.
-struct Out<'o, F> {
-    out: &'o mut F,
-    frame: u64,
-    ts: Timestamp,
-}
-
-impl<F: FnMut(HttpEvent<'_>)> Out<'_, F> {
-    fn request_end(&mut self, tx: TxId, end: MessageEnd) {
-        (self.out)(HttpEvent::RequestEnd { tx, end, frame: self.frame, ts: self.ts });
-    }
-    fn response_end(&mut self, tx: TxId, end: MessageEnd) {
-        (self.out)(HttpEvent::ResponseEnd { tx: Some(tx), end, frame: self.frame, ts: self.ts });
-    }
-    fn anomaly(&mut self, kind: HttpAnomaly) {
-        (self.out)(HttpEvent::Anomaly { kind, frame: self.frame, ts: self.ts });
-    }
-}
+/// Where events go, with the packet they are attributed to (the body stage's sink, shared with HTTP/1.1).
+type Out<'o, F> = Sink<'o, F>;
 
 /// HTTP/2 analyzer of one TCP connection. `ToServer` is the client.
 #[derive(Debug)]
@@ -199,6 +187,10 @@ pub struct H2Connection {
     /// Why analysis stopped, and the frame where it did.
     dark: Option<(Unanalysed, u64)>,
     stats: H2Stats,
+    /// Body and SSE counters of the body stage.
+    body: HttpStats,
+    /// Bytes the Content-Encoding decoders produced on this connection (`max_decoded_bytes_per_conn`).
+    decoded: u64,
 }
 
 impl H2Connection {
@@ -215,6 +207,8 @@ impl H2Connection {
             next_tx,
             dark: None,
             stats: H2Stats { connections: 1, ..H2Stats::default() },
+            body: HttpStats::default(),
+            decoded: 0,
         }
     }
 
@@ -241,6 +235,22 @@ impl H2Connection {
         &self.stats
     }
 
+    /// Body and SSE counters (the HTTP/1.1 parser's, for the bodies this connection carried).
+    pub fn body_stats(&self) -> &HttpStats {
+        &self.body
+    }
+
+    /// Runs `f` with a sink for one call's events; the body counters are taken out of `self` meanwhile
+    /// so `f` may borrow the connection.
+    fn with_sink<F: FnMut(HttpEvent<'_>)>(&mut self, out: &mut F, frame: u64, ts: Timestamp, f: impl FnOnce(&mut Self, &mut Out<'_, F>)) {
+        let mut stats = std::mem::take(&mut self.body);
+        let mut decoded = self.decoded;
+        let mut sink = Sink { out, stats: &mut stats, frame, ts, decoded: &mut decoded, h2c: None };
+        f(self, &mut sink);
+        self.body = stats;
+        self.decoded = decoded;
+    }
+
     /// Why the connection was not analysed (to the end), if it was not.
     pub fn unanalysed(&self) -> Option<(Unanalysed, u64)> {
         self.dark
@@ -265,11 +275,14 @@ impl H2Connection {
     }
 
     /// In-order bytes of one direction; `frame`/`ts` are the carrying packet's.
-    pub fn data<F: FnMut(HttpEvent<'_>)>(&mut self, dir: Direction, mut bytes: &[u8], frame: u64, ts: Timestamp, out: &mut F) {
+    pub fn data<F: FnMut(HttpEvent<'_>)>(&mut self, dir: Direction, bytes: &[u8], frame: u64, ts: Timestamp, out: &mut F) {
         if self.dark.is_some() {
             return;
         }
-        let mut o = Out { out, frame, ts };
+        self.with_sink(out, frame, ts, |c, o| c.data_in(dir, bytes, o));
+    }
+
+    fn data_in<F: FnMut(HttpEvent<'_>)>(&mut self, dir: Direction, mut bytes: &[u8], o: &mut Out<'_, F>) {
         let cap = self.cfg.max_frame;
         let half = self.half(dir);
         if half.preface_left > 0 {
@@ -280,7 +293,7 @@ impl H2Connection {
             if bytes.get(..n) != want.get(..n) {
                 self.stats.protocol_errors += 1;
                 let why = if done == 0 { Unanalysed::Midstream } else { Unanalysed::ProtocolError };
-                self.go_dark(why, MessageEnd::Interrupted, &mut o);
+                self.go_dark(why, MessageEnd::Interrupted, o);
                 return;
             }
             half.preface_left -= n;
@@ -292,17 +305,17 @@ impl H2Connection {
         let mut reader = std::mem::take(&mut half.reader);
         let read = reader.feed(bytes, max, &mut |h, payload| {
             if self.dark.is_none() {
-                self.on_frame(dir, h, payload, &mut o);
+                self.on_frame(dir, h, payload, o);
             }
         });
         self.half(dir).reader = reader;
         if let (Err(ReadError::TooLarge(len)), None) = (read, self.dark) {
             // Over what the receiver announced (RFC 9113 §4.2 FRAME_SIZE_ERROR), or only over our cap.
             if len > self.half(dir).max_frame.max(frame::DEFAULT_MAX_FRAME) {
-                self.protocol_error(&mut o);
+                self.protocol_error(o);
             } else {
                 self.stats.frame_cap_hits += 1;
-                self.go_dark(Unanalysed::Cap, MessageEnd::Interrupted, &mut o);
+                self.go_dark(Unanalysed::Cap, MessageEnd::Interrupted, o);
             }
         }
     }
@@ -312,8 +325,7 @@ impl H2Connection {
         if len == 0 || self.dark.is_some() {
             return;
         }
-        let mut o = Out { out, frame, ts };
-        self.go_dark(Unanalysed::Midstream, MessageEnd::Gap, &mut o);
+        self.with_sink(out, frame, ts, |c, o| c.go_dark(Unanalysed::Midstream, MessageEnd::Gap, o));
     }
 
     /// No more bytes in `dir`: its open messages were cut short (RFC 9113 §8.1: a message ends with
@@ -322,25 +334,20 @@ impl H2Connection {
         if self.dark.is_some() {
             return;
         }
-        let mut o = Out { out, frame, ts };
-        let ids: Vec<u32> = self.streams.keys().copied().collect();
-        for id in ids {
-            let Some(s) = self.streams.get_mut(&id) else { continue };
-            match dir {
-                Direction::ToServer => {
-                    if let (true, Some(tx)) = (s.request_open, s.tx) {
-                        s.request_open = false;
-                        o.request_end(tx, MessageEnd::Interrupted);
-                    }
-                }
-                Direction::ToClient => {
-                    if let (Response::Body { .. }, Some(tx)) = (&s.response, s.tx) {
-                        s.response = Response::Done;
-                        o.response_end(tx, MessageEnd::Interrupted);
+        self.with_sink(out, frame, ts, |c, o| {
+            for s in c.streams.values_mut() {
+                match dir {
+                    Direction::ToServer => end_body(s.request.take(), false, MessageEnd::Interrupted, o),
+                    Direction::ToClient => {
+                        if matches!(s.response, Response::Body(_)) {
+                            if let Response::Body(body) = std::mem::replace(&mut s.response, Response::Done) {
+                                end_body(Some(body), false, MessageEnd::Interrupted, o);
+                            }
+                        }
                     }
                 }
             }
-        }
+        });
     }
 
     fn half(&mut self, dir: Direction) -> &mut Half {
@@ -454,6 +461,7 @@ impl H2Connection {
 
     fn on_push_promise(&mut self, promised: u32) {
         // RFC 9113 §8.4: pushed responses answer no client request; kept only so their frames are known.
+        self.stats.pushed += 1;
         if promised > self.last_server_stream {
             self.last_server_stream = promised;
         }
@@ -486,11 +494,13 @@ impl H2Connection {
                 let tx = self.next_tx;
                 self.next_tx = self.next_tx.saturating_add(1);
                 self.stats.streams += 1;
-                // ALLOC: one stream, bounded by limits::max_h2_streams_per_conn
-                self.streams.insert(id, Stream::request(tx));
                 let head = request_head(block);
-                (out.out)(HttpEvent::Request { tx, head, frame: out.frame, ts: out.ts });
-                (out.out)(HttpEvent::H2Stream { tx, stream: id, frame: out.frame, ts: out.ts });
+                let codings = if end_stream { None } else { BodyCodings::from_headers(&head.headers) };
+                out.emit(HttpEvent::Request { tx, head, frame: out.frame, ts: out.ts });
+                out.emit(HttpEvent::H2Stream { tx, stream: id, frame: out.frame, ts: out.ts });
+                let body = Content::new(MsgTx::Req(tx), codings, out);
+                // ALLOC: one stream, bounded by limits::max_h2_streams_per_conn
+                self.streams.insert(id, Stream::request(tx, body));
                 if end_stream {
                     self.end_request(id, out);
                 }
@@ -510,19 +520,16 @@ impl H2Connection {
                     let status = block.pseudo(":status").and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
                     let head = ResponseHead { status, reason: String::new(), version: 2, headers: block.headers };
                     let sse = body::is_event_stream(&head.headers);
-                    let coding = head.headers.get("content-encoding").map(str::trim).filter(|c| !c.is_empty() && !c.eq_ignore_ascii_case("identity")).map(str::to_string);
-                    (out.out)(HttpEvent::Response { tx: Some(tx), head, frame: out.frame, ts: out.ts });
-                    if (100..200).contains(&status) {
+                    let interim = (100..200).contains(&status);
+                    let codings = if end_stream || interim { None } else { BodyCodings::from_headers(&head.headers) };
+                    out.emit(HttpEvent::Response { tx: Some(tx), head, frame: out.frame, ts: out.ts });
+                    if interim {
                         // RFC 9110 §15.2: interim; the final response follows on the same stream.
-                        out.response_end(tx, MessageEnd::Complete);
+                        out.end(MsgTx::Resp(Some(tx)), MessageEnd::Complete);
                         return;
                     }
-                    // ALLOC: one SSE parser per event-stream response; its buffers are bounded by
-                    // limits::max_sse_event_bytes.
-                    s.response = Response::Body { sse: sse.then(|| Box::new(SseParser::new(cfg.max_sse_event_bytes))), coded: coding.is_some() };
-                    if let Some(coding) = coding.filter(|_| !(100..200).contains(&status)) {
-                        (out.out)(HttpEvent::ResponseUndecoded { tx: Some(tx), coding, reason: Undecoded::Http2, frame: out.frame, ts: out.ts });
-                    }
+                    let body = Content::new(MsgTx::Resp(Some(tx)), codings, out);
+                    s.response = Response::Body(if sse { body.event_stream(cfg.content) } else { body });
                 }
                 if end_stream {
                     self.end_response(id, out);
@@ -533,27 +540,26 @@ impl H2Connection {
 
     fn on_data<F: FnMut(HttpEvent<'_>)>(&mut self, dir: Direction, id: u32, end_stream: bool, data: &[u8], out: &mut Out<'_, F>) {
         let Some(s) = self.streams.get_mut(&id) else { return };
-        let Some(tx) = s.tx else {
+        if s.tx.is_none() {
+            // A pushed stream's body: not handed on.
             if end_stream {
                 self.streams.remove(&id);
             }
             return;
-        };
-        let (frame, ts) = (out.frame, out.ts);
+        }
+        let cfg = self.cfg.content;
         match dir {
             Direction::ToServer => {
-                if s.request_open && !data.is_empty() {
-                    (out.out)(HttpEvent::RequestBody { tx, bytes: data, frame, ts });
+                if let (Some(body), false) = (s.request.as_mut(), data.is_empty()) {
+                    body.feed(cfg, data, out);
                 }
                 if end_stream {
                     self.end_request(id, out);
                 }
             }
             Direction::ToClient => {
-                match &mut s.response {
-                    Response::Body { sse: Some(parser), coded: false } if !data.is_empty() => feed_sse(parser, tx, data, out),
-                    Response::Body { sse: None, coded: false } if !data.is_empty() => (out.out)(HttpEvent::ResponseBody { tx: Some(tx), bytes: data, frame, ts }),
-                    _ => {}
+                if let (Response::Body(body), false) = (&mut s.response, data.is_empty()) {
+                    body.feed(cfg, data, out);
                 }
                 if end_stream {
                     self.end_response(id, out);
@@ -564,19 +570,17 @@ impl H2Connection {
 
     fn end_request<F: FnMut(HttpEvent<'_>)>(&mut self, id: u32, out: &mut Out<'_, F>) {
         let Some(s) = self.streams.get_mut(&id) else { return };
-        if let (true, Some(tx)) = (s.request_open, s.tx) {
-            s.request_open = false;
-            out.request_end(tx, MessageEnd::Complete);
-        }
+        end_body(s.request.take(), true, MessageEnd::Complete, out);
         s.state = s.state.step(StreamInput::EndStream(Direction::ToServer));
         self.forget_if_closed(id);
     }
 
     fn end_response<F: FnMut(HttpEvent<'_>)>(&mut self, id: u32, out: &mut Out<'_, F>) {
         let Some(s) = self.streams.get_mut(&id) else { return };
-        if let (Response::Body { .. }, Some(tx)) = (&s.response, s.tx) {
-            s.response = Response::Done;
-            out.response_end(tx, MessageEnd::Complete);
+        if matches!(s.response, Response::Body(_)) {
+            if let Response::Body(body) = std::mem::replace(&mut s.response, Response::Done) {
+                end_body(Some(body), true, MessageEnd::Complete, out);
+            }
         }
         s.state = s.state.step(StreamInput::EndStream(Direction::ToClient));
         self.forget_if_closed(id);
@@ -592,12 +596,9 @@ impl H2Connection {
     fn close_stream<F: FnMut(HttpEvent<'_>)>(&mut self, id: u32, end: MessageEnd, out: &mut Out<'_, F>) {
         let Some(mut s) = self.streams.remove(&id) else { return };
         s.state = s.state.step(StreamInput::Reset);
-        let Some(tx) = s.tx else { return };
-        if s.request_open {
-            out.request_end(tx, end);
-        }
-        if let Response::Body { .. } = s.response {
-            out.response_end(tx, end);
+        end_body(s.request.take(), false, end, out);
+        if let Response::Body(body) = s.response {
+            end_body(Some(body), false, end, out);
         }
     }
 }
@@ -624,25 +625,13 @@ fn request_head(block: Block) -> RequestHead {
     RequestHead { method, target, version: 2, headers }
 }
 
-/// A DATA frame of an event-stream response: its length, then the SSE parser's items as they complete.
-fn feed_sse<F: FnMut(HttpEvent<'_>)>(parser: &mut SseParser, tx: TxId, data: &[u8], out: &mut Out<'_, F>) {
-    let (frame, ts) = (out.frame, out.ts);
-    (out.out)(HttpEvent::SseBody { tx: Some(tx), len: data.len(), frame, ts });
-    let mut rest = data;
-    loop {
-        let (n, item) = parser.feed(rest);
-        rest = rest.get(n..).unwrap_or_default();
-        match item {
-            None => break,
-            Some(SseItem::Event(event)) => emit_sse(out, tx, event),
-            Some(SseItem::Comment) => (out.out)(HttpEvent::SseComment { tx: Some(tx), frame, ts }),
-            Some(SseItem::TooLarge) => out.anomaly(HttpAnomaly::SseEventTooLarge),
-        }
+/// A message's body ended with `end` (`complete`: END_STREAM said so): the body stage finishes, then the
+/// message's end event.
+fn end_body<F: FnMut(HttpEvent<'_>)>(body: Option<Content>, complete: bool, end: MessageEnd, out: &mut Out<'_, F>) {
+    if let Some(mut body) = body {
+        body.finish(complete, out);
+        out.end(body.tx(), end);
     }
-}
-
-fn emit_sse<F: FnMut(HttpEvent<'_>)>(out: &mut Out<'_, F>, tx: TxId, event: SseEvent) {
-    (out.out)(HttpEvent::Sse { tx: Some(tx), event, frame: out.frame, ts: out.ts });
 }
 
 #[cfg(test)]

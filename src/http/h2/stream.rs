@@ -11,7 +11,7 @@
 //! highest seen and not in the map is closed (§5.1.1: ids are never reused).
 
 use crate::decode::flow_key::Direction;
-use crate::http::sse::SseParser;
+use crate::http::content::Content;
 use crate::http::TxId;
 
 /// RFC 9113 §5.1, seen from the wire.
@@ -73,9 +73,9 @@ impl StreamState {
 pub enum Response {
     /// No final response head yet.
     Waiting,
-    /// The head was emitted; DATA goes through the SSE parser when present (a `text/event-stream` reply).
-    /// `coded`: the body has a Content-Encoding, reported undecoded; its DATA is not read.
-    Body { sse: Option<Box<SseParser>>, coded: bool },
+    /// The head was emitted; DATA goes through the body stage (decoders, then the SSE parser for a
+    /// `text/event-stream` reply), as an HTTP/1.1 body does.
+    Body(Content),
     /// ResponseEnd was emitted.
     Done,
 }
@@ -87,24 +87,24 @@ pub struct Stream {
     /// The exchange's transaction id; `None` for a pushed stream (no request from the client: nothing is
     /// emitted for it, its header blocks are decoded only to keep HPACK in step).
     pub tx: Option<TxId>,
-    /// A Request was emitted and its RequestEnd not yet.
-    pub request_open: bool,
+    /// A Request was emitted and its RequestEnd not yet: the request body's stage.
+    pub request: Option<Content>,
     pub response: Response,
 }
 
 impl Stream {
-    pub fn request(tx: TxId) -> Stream {
-        Stream { state: StreamState::Open, tx: Some(tx), request_open: true, response: Response::Waiting }
+    pub fn request(tx: TxId, body: Content) -> Stream {
+        Stream { state: StreamState::Open, tx: Some(tx), request: Some(body), response: Response::Waiting }
     }
 
     pub fn pushed() -> Stream {
-        Stream { state: StreamState::Reserved, tx: None, request_open: false, response: Response::Waiting }
+        Stream { state: StreamState::Reserved, tx: None, request: None, response: Response::Waiting }
     }
 
     /// A stream the h2c upgrade opened (RFC 9113 §3.2 of RFC 7540, kept in RFC 9113 §3.1): the HTTP/1.1
     /// request was stream 1, already complete; only the response comes over HTTP/2.
     pub fn upgraded(tx: TxId) -> Stream {
-        Stream { state: StreamState::ClientClosed, tx: Some(tx), request_open: false, response: Response::Waiting }
+        Stream { state: StreamState::ClientClosed, tx: Some(tx), request: None, response: Response::Waiting }
     }
 }
 

@@ -398,16 +398,76 @@ fn plaintext_h2_picked_up_midstream_is_reported_not_parsed_as_http1() {
     assert_eq!(c.h2_unanalysed().map(|u| u.0), Some(Unanalysed::Midstream));
 }
 
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
 #[test]
-fn coded_response_is_reported_undecoded_not_read() {
-    // A gzip SSE reply over HTTP/2: its DATA is not handed on as if it were plain text (no events would be
-    // found in it, which reads as a stream without ids or a lost one).
+fn coded_event_stream_is_decoded_as_its_data_frames_arrive() {
+    // A gzip SSE reply over HTTP/2 (nginx `gzip on` in front of an MCP server): the same body stage as
+    // HTTP/1.1 undoes the coding, so events come out of the DATA frames that complete them.
     let b = block(&[(":status", "200"), ("content-type", "text/event-stream"), ("content-encoding", "gzip")]);
+    let z = gzip(b"data: one\n\ndata: two\n\n");
+    let (head, tail) = z.split_at(z.len() / 2);
     let (got, _) = run(&[
         (ToServer, cat(&[client_start(), req_headers(1, true)])),
-        (ToClient, cat(&[server_start(), fr(frame::HEADERS, END_HEADERS, 1, &b), fr(frame::DATA, END_STREAM, 1, b"\x1f\x8b\x08\x00garbage")])),
+        (ToClient, cat(&[server_start(), fr(frame::HEADERS, END_HEADERS, 1, &b), fr(frame::DATA, 0, 1, head)])),
+        (ToClient, fr(frame::DATA, END_STREAM, 1, tail)),
     ]);
-    assert!(got.contains(&"respundecoded Some(0) gzip coded HTTP/2 body (not decoded yet)".to_string()), "{got:?}");
-    assert!(!got.iter().any(|e| e.starts_with("sse ") || e.starts_with("respbody")), "{got:?}");
-    assert!(got.iter().any(|e| e.starts_with("respend Some(0) complete")), "{got:?}");
+    let events: Vec<&String> = got.iter().filter(|e| e.starts_with("sse ")).collect();
+    assert_eq!(events, ["sse Some(0) id=None one @3", "sse Some(0) id=None two @3"], "{got:?}");
+    assert!(!got.iter().any(|e| e.contains("undecoded")), "{got:?}");
+    assert_eq!(got.last().map(String::as_str), Some("respend Some(0) complete @3"), "{got:?}");
+}
+
+#[test]
+fn coded_request_and_json_reply_are_decoded_and_a_corrupt_one_is_reported() {
+    let req = block(&[(":method", "POST"), (":scheme", "https"), (":path", "/mcp"), (":authority", "a"), ("content-encoding", "gzip")]);
+    let resp = block(&[(":status", "200"), ("content-type", "application/json"), ("content-encoding", "br")]);
+    let (got, _) = run(&[
+        (ToServer, cat(&[client_start(), fr(frame::HEADERS, END_HEADERS, 1, &req), fr(frame::DATA, END_STREAM, 1, &gzip(b"{\"id\":1}"))])),
+        (ToClient, cat(&[server_start(), fr(frame::HEADERS, END_HEADERS, 1, &resp), fr(frame::DATA, END_STREAM, 1, b"\xff\xff not brotli")])),
+    ]);
+    assert!(got.contains(&"reqbody 0 {\"id\":1}".to_string()), "{got:?}");
+    assert!(got.contains(&"respundecoded Some(0) br corrupt stream".to_string()), "{got:?}");
+    assert!(!got.iter().any(|e| e.starts_with("respbody")), "{got:?}");
+    assert_eq!(got.last().map(String::as_str), Some("respend Some(0) complete @2"), "{got:?}");
+}
+
+#[test]
+fn pushed_streams_are_decoded_counted_and_not_handed_on() {
+    // RFC 9113 §8.4: a PUSH_PROMISE's header block and the pushed response's HEADERS keep the server's HPACK
+    // table in step (the 0x40 literal with indexing adds an entry the next reply reuses), but a pushed
+    // response answers no request of the client's: no exchange is reported for it.
+    let mut promise = vec![0, 0, 0, 2];
+    promise.extend(block(&[(":method", "GET"), (":scheme", "http"), (":path", "/pushed"), (":authority", "a")]));
+    let mut pushed = vec![0x40, 6];
+    pushed.extend_from_slice(b"x-push");
+    pushed.push(1);
+    pushed.push(b'1');
+    pushed.extend(block(&[(":status", "200"), ("content-type", "text/plain")]));
+    let mut reply = vec![0xbe]; // indexed: the x-push entry just added (dynamic index 62)
+    reply.extend(block(&[(":status", "200"), ("content-type", "application/json")]));
+    let (got, c) = run(&[
+        (ToServer, cat(&[client_start(), req_headers(1, true)])),
+        (ToClient, cat(&[server_start(), fr(frame::PUSH_PROMISE, END_HEADERS, 1, &promise), fr(frame::HEADERS, END_HEADERS, 2, &pushed)])),
+        (ToClient, cat(&[fr(frame::DATA, END_STREAM, 2, b"pushed body"), fr(frame::HEADERS, END_HEADERS, 1, &reply), fr(frame::DATA, END_STREAM, 1, b"{}")])),
+    ]);
+    assert_eq!(
+        got,
+        [
+            "req 0 POST /mcp host=localhost:8000 v2 @1",
+            "stream 0 1",
+            "reqend 0 complete @1",
+            "resp Some(0) 200 application/json @3",
+            "respbody Some(0) {}",
+            "respend Some(0) complete @3",
+        ],
+        "{got:?}"
+    );
+    assert_eq!(c.h2_stats().map(|s| (s.pushed, s.streams)), Some((1, 1)));
+    assert_eq!(c.h2_unanalysed(), None);
 }
