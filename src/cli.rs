@@ -110,6 +110,35 @@ pub struct Args {
     #[arg(long = "stats-interval", value_name = "SECS", default_value_t = DEFAULT_STATS_INTERVAL_SECS)]
     pub stats_interval: u64,
 
+    /// Live capture: rotate the -w file after MB megabytes (1,000,000 bytes), as tcpdump -C: FILE, then
+    /// FILE1, FILE2, ... Each row's `pcap` column names the file its frames are numbered in.
+    #[arg(short = 'C', value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub rotate_mb: Option<u64>,
+
+    /// Live capture: rotate the -w file every SECS seconds of capture time (packet timestamps), as
+    /// tcpdump -G; names as with -C.
+    #[arg(short = 'G', value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub rotate_secs: Option<u64>,
+
+    /// Live capture with -C or -G: keep at most N packet files, reusing their names in turn (FILE, FILE1,
+    /// ..., FILE<N-1>, then FILE again), as tcpdump -W: a sensor's disk use stays bounded.
+    #[arg(short = 'W', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub file_count: Option<u64>,
+
+    /// Live capture: the kernel capture buffer in KiB, as tcpdump -B (default 16384: 16 MiB).
+    #[arg(short = 'B', long = "buffer-size", value_name = "KiB", value_parser = clap::value_parser!(u32).range(256..=4_194_304))]
+    pub buffer_kib: Option<u32>,
+
+    /// Live capture: also append the counters (packets, bytes, drops, sessions open, incidents, memory) as
+    /// one JSON object per line to FILE every --stats-interval seconds, for a monitoring system to scrape.
+    #[arg(long = "stats-file", value_name = "FILE")]
+    pub stats_file: Option<PathBuf>,
+
+    /// Name the sensor in a `sensor` column (JSON key) after the others, so rows of many sensors merge in
+    /// one index. Live capture always has it (default: the host name).
+    #[arg(long = "sensor", value_name = "NAME")]
+    pub sensor: Option<String>,
+
     /// Capture filter expression (tcpdump style), e.g. `mcptap -i eth0 tcp port 8000`.
     #[arg(value_name = "EXPRESSION", trailing_var_arg = true)]
     pub expression: Vec<String>,
@@ -134,9 +163,24 @@ pub struct LiveConfig {
     pub promisc: bool,
     pub snaplen: i32,
     pub savefile: Option<PathBuf>,
+    /// `-C`: bytes per -w file before the next one.
+    pub rotate_bytes: Option<u64>,
+    /// `-G`: seconds of capture time per -w file.
+    pub rotate_secs: Option<u64>,
+    /// `-W`: packet files kept (names reused in turn).
+    pub file_count: Option<u64>,
+    /// `-B`: the kernel buffer, bytes.
+    pub buffer_bytes: i32,
     /// Seconds between stats lines; 0 = none.
     pub stats_interval_secs: u64,
+    pub stats_file: Option<PathBuf>,
+    /// The `sensor` column: `--sensor`, or the host name.
+    pub sensor: String,
 }
+
+/// The kernel buffer libpcap asks for without -B (libpcap's own default is 2 MiB): bursts of SSE traffic
+/// on a busy link should not overflow it while the analyzer works through a large body.
+pub const DEFAULT_BUFFER_KIB: u32 = 16 * 1024;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -169,6 +213,8 @@ pub struct Config {
     pub http_log: Option<PathBuf>,
     /// `--threads N` (offline only).
     pub threads: u16,
+    /// `--sensor`: a `sensor` column on every row (live runs always have one: `LiveConfig::sensor`).
+    pub sensor: Option<String>,
     /// Set for `-i`: capture live instead of reading `inputs`.
     pub live: Option<LiveConfig>,
 }
@@ -197,9 +243,17 @@ pub enum ConfigError {
     FilterNeedsLive,
     #[error("-w needs live capture (-i IFACE)")]
     WriteNeedsLive,
+    #[error("{0} needs live capture (-i IFACE)")]
+    NeedsLive(&'static str),
+    #[error("{0} rotates the -w file: give -w FILE too")]
+    RotateNeedsWrite(&'static str),
+    #[error("-W counts the files -C or -G rotate through: give -C MB or -G SECS too")]
+    CountNeedsRotation,
+    #[error("--sensor '{0}': a sensor name is one line of printable text")]
+    BadSensor(String),
     #[error("--threads applies to reading files (-r); live capture runs on one analysis thread")]
     ThreadsNeedFile,
-    #[error("{0} applies to reading files (-r); live capture writes the CSV report row by row (analyse the -w file for the other reports)")]
+    #[error("{0} applies to reading files (-r); live capture writes the incident report row by row (analyse the -w file for the other reports)")]
     FileOnly(&'static str),
 }
 
@@ -214,6 +268,7 @@ pub fn load_rules(dir: Option<&std::path::Path>) -> Result<RuleSet, RuleError> {
 
 impl Config {
     pub fn from_args(args: Args) -> Result<Config, ConfigError> {
+        check_sensor(args.sensor.as_deref())?;
         let live = live_config(&args)?;
         if live.is_some() && args.threads > 1 {
             return Err(ConfigError::ThreadsNeedFile);
@@ -221,7 +276,6 @@ impl Config {
         if live.is_some() {
             let r = &args.report;
             let file_only = [
-                (r.format != crate::output::Format::Csv, "--format jsonl"),
                 (r.sessions.is_some(), "--sessions"),
                 (r.timeline.is_some(), "--timeline"),
                 (r.html.is_some(), "--html"),
@@ -267,6 +321,7 @@ impl Config {
             keylog_files,
             http_log: args.http_log,
             threads: args.threads,
+            sensor: args.sensor,
             live,
         })
     }
@@ -288,6 +343,7 @@ fn check_paths(args: &Args) -> Result<(), ConfigError> {
         ("--html", r.html.as_deref()),
         ("--http-log", args.http_log.as_deref()),
         ("-w", args.write.as_deref()),
+        ("--stats-file", args.stats_file.as_deref()),
     ]
     .into_iter()
     .filter_map(|(flag, p)| p.map(|path| Named { flag, path }))
@@ -316,8 +372,26 @@ fn live_config(args: &Args) -> Result<Option<LiveConfig>, ConfigError> {
         if args.write.is_some() {
             return Err(ConfigError::WriteNeedsLive);
         }
+        let live_only = [
+            (args.rotate_mb.is_some(), "-C"),
+            (args.rotate_secs.is_some(), "-G"),
+            (args.file_count.is_some(), "-W"),
+            (args.buffer_kib.is_some(), "-B"),
+            (args.stats_file.is_some(), "--stats-file"),
+        ];
+        if let Some((_, flag)) = live_only.iter().find(|(set, _)| *set) {
+            return Err(ConfigError::NeedsLive(flag));
+        }
         return Ok(None);
     };
+    if args.write.is_none() {
+        if let Some((_, flag)) = [(args.rotate_mb.is_some(), "-C"), (args.rotate_secs.is_some(), "-G")].iter().find(|(set, _)| *set) {
+            return Err(ConfigError::RotateNeedsWrite(flag));
+        }
+    }
+    if args.file_count.is_some() && args.rotate_mb.is_none() && args.rotate_secs.is_none() {
+        return Err(ConfigError::CountNeedsRotation);
+    }
     if !cfg!(feature = "live") {
         return Err(ConfigError::NoLiveSupport);
     }
@@ -327,8 +401,34 @@ fn live_config(args: &Args) -> Result<Option<LiveConfig>, ConfigError> {
         promisc: !args.no_promisc,
         snaplen: args.snaplen,
         savefile: args.write.clone(),
+        rotate_bytes: args.rotate_mb.map(|mb| mb.saturating_mul(1_000_000)),
+        rotate_secs: args.rotate_secs,
+        file_count: args.file_count,
+        buffer_bytes: i32::try_from(u64::from(args.buffer_kib.unwrap_or(DEFAULT_BUFFER_KIB)) * 1024).unwrap_or(i32::MAX),
         stats_interval_secs: args.stats_interval,
+        stats_file: args.stats_file.clone(),
+        sensor: match &args.sensor {
+            Some(s) => s.clone(),
+            None => host_name(),
+        },
     }))
+}
+
+/// The host name (Linux: the kernel's UTS name), `localhost` if it cannot be read.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "localhost".to_string())
+}
+
+/// A sensor name goes into every row: one line of printable text.
+fn check_sensor(name: Option<&str>) -> Result<(), ConfigError> {
+    match name {
+        Some(n) if n.is_empty() || n.chars().any(char::is_control) => Err(ConfigError::BadSensor(n.to_string())),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -408,6 +508,31 @@ mod tests {
     fn filter_and_write_need_interface() {
         assert!(matches!(parse(&["mcptap", "-r", "a.pcap", "tcp"]), Err(ConfigError::FilterNeedsLive)));
         assert!(matches!(parse(&["mcptap", "-r", "a.pcap", "-w", "x"]), Err(ConfigError::WriteNeedsLive)));
+    }
+
+    #[test]
+    fn sensor_flags_need_live_capture_and_a_sane_name() {
+        for flag in [["-C", "5"], ["-G", "60"], ["-W", "3"], ["-B", "4096"], ["--stats-file", "s.jsonl"]] {
+            let e = parse(&["mcptap", "-r", "a.pcap", flag[0], flag[1]]).unwrap_err();
+            assert!(matches!(e, ConfigError::NeedsLive(f) if f == flag[0]), "{flag:?}: {e}");
+        }
+        assert!(matches!(parse(&["mcptap", "-r", "a.pcap", "--sensor", "bad\nname"]), Err(ConfigError::BadSensor(_))));
+        assert!(matches!(parse(&["mcptap", "-r", "a.pcap", "--sensor", ""]), Err(ConfigError::BadSensor(_))));
+        let c = parse(&["mcptap", "-r", "a.pcap", "--sensor", "tap-1"]).unwrap();
+        assert_eq!(c.sensor.as_deref(), Some("tap-1"));
+        assert!(Args::try_parse_from(["mcptap", "-i", "lo", "-w", "x", "-C", "0"]).is_err(), "-C 0 is refused");
+    }
+
+    #[cfg(feature = "live")]
+    #[test]
+    fn rotation_flags_need_w_and_each_other() {
+        assert!(matches!(parse(&["mcptap", "-i", "lo", "-C", "5"]), Err(ConfigError::RotateNeedsWrite("-C"))));
+        assert!(matches!(parse(&["mcptap", "-i", "lo", "-w", "x", "-W", "3"]), Err(ConfigError::CountNeedsRotation)));
+        let l = parse(&["mcptap", "-i", "lo", "-w", "x", "-C", "5", "-G", "60", "-W", "3", "-B", "1024", "--sensor", "s"]).unwrap().live.unwrap();
+        assert_eq!((l.rotate_bytes, l.rotate_secs, l.file_count, l.buffer_bytes), (Some(5_000_000), Some(60), Some(3), 1024 * 1024));
+        assert_eq!(l.sensor, "s");
+        let default = parse(&["mcptap", "-i", "lo"]).unwrap().live.unwrap();
+        assert!(!default.sensor.is_empty() && default.buffer_bytes == 16 * 1024 * 1024, "{default:?}");
     }
 
     #[test]

@@ -95,9 +95,10 @@ pub fn run(config: Config) -> Result<(), RunError> {
         None => (Box::new(BufWriter::new(std::io::stdout().lock())), "<stdout>".to_string()),
     };
     let out_err = |e: std::io::Error| RunError::Output { path: out_name.clone(), source: e };
+    let extra = output::Extra { wireshark_filter: report.wireshark_filter, sensor: config.sensor.clone(), pcap: false };
     let mut inner: Box<dyn IncidentSink> = match report.format {
-        Format::Csv => Box::new(CsvSink::new(out, Mode::AtEnd).with_wireshark_filter(report.wireshark_filter)),
-        Format::Jsonl => Box::new(output::jsonl::JsonlSink::new(out, Mode::AtEnd).with_wireshark_filter(report.wireshark_filter)),
+        Format::Csv => Box::new(CsvSink::new(out, Mode::AtEnd).with_extra(extra)),
+        Format::Jsonl => Box::new(output::jsonl::JsonlSink::new(out, Mode::AtEnd).with_extra(extra)),
     };
     let mut sink = Collect::new(inner.as_mut());
     let mut progress = output::progress::Progress::new(!config.quiet, reader.total_size());

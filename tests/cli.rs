@@ -292,3 +292,25 @@ fn timeline_dash_selects_the_sessions_without_an_id() {
     assert!(out.starts_with("session -  server "), "{out}");
     assert!(out.contains("-> POST /mcp"), "{out}");
 }
+
+/// The systemd unit in `dist/` runs flags this binary has, and reloads with the signal that reopens the
+/// outputs; the logrotate snippet sends that signal after rotating.
+#[test]
+fn dist_unit_and_logrotate_use_real_flags_and_sighup() {
+    let unit = std::fs::read_to_string(root().join("dist/mcptap.service")).unwrap();
+    let exec = unit.lines().find_map(|l| l.strip_prefix("ExecStart=")).expect("an ExecStart line");
+    let words: Vec<&str> = exec.split_whitespace().collect();
+    assert!(words[0].ends_with("/mcptap"), "{exec}");
+    let parsed = <mcptap::cli::Args as clap::Parser>::try_parse_from(&words);
+    assert!(parsed.is_ok(), "{exec}: {}", parsed.err().map(|e| e.to_string()).unwrap_or_default());
+    for needed in ["-i", "--format", "-o", "-w", "-C", "-W", "--stats-file"] {
+        assert!(words.contains(&needed), "{needed} missing from {exec}");
+    }
+    assert!(unit.contains("ExecReload=/bin/kill -HUP $MAINPID"), "{unit}");
+    assert!(unit.contains("AmbientCapabilities=CAP_NET_RAW CAP_NET_ADMIN") && !unit.contains("User=root"), "{unit}");
+    let rotate = std::fs::read_to_string(root().join("dist/mcptap.logrotate")).unwrap();
+    assert!(rotate.contains("--signal=HUP mcptap.service"), "{rotate}");
+    for target in ["/var/log/mcptap/incidents.jsonl", "/var/log/mcptap/stats.jsonl"] {
+        assert!(rotate.contains(target) && exec.contains(target), "{target}");
+    }
+}

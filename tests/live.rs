@@ -313,6 +313,178 @@ fn live_https_decrypts_with_the_key_log_the_client_writes_as_it_goes() {
     assert_same_as_offline_with(&run, &["--keylog", https.keylog.to_str().unwrap()]);
 }
 
+/// A sensor on lo for `tcp port PORT` with `-o report -w pcap` and `extra` flags, once it listens; its
+/// standard error is collected by the returned thread.
+fn start_sensor(extra: &[&str], report: &Path, pcap: &Path, port: u16) -> (Reaper, std::thread::JoinHandle<String>) {
+    let mut sensor = Reaper(
+        bin()
+            .args(["-i", "lo"])
+            .args(extra)
+            .arg("-o")
+            .arg(report)
+            .arg("-w")
+            .arg(pcap)
+            .arg(format!("tcp port {port}"))
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let (tx, rx) = mpsc::channel();
+    let err = BufReader::new(sensor.0.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in err.lines().map_while(Result::ok) {
+            tx.send(line.clone()).ok();
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    let first = rx.recv_timeout(Duration::from_secs(20)).expect("sensor announces itself");
+    assert!(first.starts_with("mcptap: listening on lo"), "{first}");
+    (sensor, reader)
+}
+
+/// SIGINT, a clean exit, and the sensor's standard error.
+fn stop_sensor(sensor: &mut Reaper, reader: std::thread::JoinHandle<String>) -> String {
+    signal(sensor.0.id(), "-INT");
+    let mut status = None;
+    wait_until("the sensor to stop", Duration::from_secs(20), || {
+        status = sensor.0.try_wait().unwrap();
+        status.is_some()
+    });
+    let stderr_text = reader.join().unwrap();
+    assert_eq!(status.unwrap().code(), Some(0), "{stderr_text}");
+    stderr_text
+}
+
+/// One run of the Python SDK client against the sample server (one session, bounded).
+fn sdk_client(py: &Path, gen: &Path, port: u16) {
+    let ok = Command::new(py).arg(gen).args(["client", "--url", &format!("http://127.0.0.1:{port}/mcp")]).stdout(Stdio::null()).stderr(Stdio::null()).status().unwrap().success();
+    assert!(ok, "the SDK client failed");
+}
+
+/// Packets in a pcap file (tshark-free: the record headers, walked).
+fn pcap_packets(path: &Path) -> u64 {
+    let b = std::fs::read(path).unwrap();
+    let (mut at, mut n) = (24usize, 0u64);
+    while at + 16 <= b.len() {
+        let caplen = u32::from_le_bytes(b[at + 8..at + 12].try_into().unwrap()) as usize;
+        at += 16 + caplen;
+        n += 1;
+    }
+    n
+}
+
+#[test]
+#[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
+fn live_g_rotates_the_packet_file_and_rows_name_the_file_of_their_frames() {
+    require_live();
+    let py = python().unwrap();
+    let gen = root().join("samples/gen/py/mcp_sample.py");
+    let port = free_port();
+    let (report, pcap) = (tmp("g.csv"), tmp("g.pcap"));
+    let _server = Reaper(Command::new(&py).arg(&gen).args(["server", "--port", &port.to_string(), "--json-first", "3"]).stderr(Stdio::null()).spawn().unwrap());
+    wait_until("the MCP server's port", Duration::from_secs(30), || TcpStream::connect(("127.0.0.1", port)).is_ok());
+    let (mut sensor, reader) = start_sensor(&["-G", "1"], &report, &pcap, port);
+    sdk_client(&py, &gen, port);
+    std::thread::sleep(Duration::from_millis(1200));
+    sdk_client(&py, &gen, port);
+    let stderr_text = stop_sensor(&mut sensor, reader);
+    // tcpdump -G/-C names: FILE, FILE1, FILE2, ...
+    let files: Vec<PathBuf> = (0..).map(|k| if k == 0 { pcap.clone() } else { PathBuf::from(format!("{}{k}", pcap.display())) }).take_while(|p| p.exists()).collect();
+    assert!(files.len() >= 2, "one packet file per second of capture time: {files:?}\n{stderr_text}");
+    let total: u64 = files.iter().map(|f| pcap_packets(f)).sum();
+    assert!(stderr_text.contains(&format!("  packets:   {total} ")), "every packet in exactly one file ({total}):\n{stderr_text}");
+    let rows = csv_rows(&std::fs::read_to_string(&report).unwrap());
+    let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap_or_else(|| panic!("no {name} column: {:?}", rows[0]));
+    let (frames, named, sensor_col) = (col("frames"), col("pcap"), col("sensor"));
+    assert!(rows.iter().skip(1).any(|r| r[2] == "MCP-SSE-DOWNGRADE"), "{rows:?}");
+    for r in rows.iter().skip(1) {
+        assert!(!r[sensor_col].is_empty(), "sensor defaults to the host name: {r:?}");
+        let fs: Vec<u64> = r[frames].split(';').map(|f| f.parse().unwrap()).collect();
+        let names: Vec<&str> = r[named].split(';').collect();
+        assert!(names.len() == 1 || names.len() == fs.len(), "{r:?}");
+        for (k, f) in fs.iter().enumerate() {
+            let file = names.get(k).unwrap_or(&names[0]);
+            assert!(files.iter().any(|p| p.to_str() == Some(*file)), "{file} is not a -w file: {r:?}");
+            assert!(*f >= 1 && *f <= pcap_packets(Path::new(file)), "frame {f} not in {file}: {r:?}");
+        }
+    }
+    for p in files.iter().chain([&report]) {
+        std::fs::remove_file(p).ok();
+    }
+}
+
+/// JSON lines of one report file (each line a whole object).
+fn jsonl_rows(path: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: not a JSON line ({e}): {l}", path.display()))).collect()
+}
+
+fn downgrades(rows: &[serde_json::Value]) -> usize {
+    rows.iter().filter(|r| r["rule_id"] == "MCP-SSE-DOWNGRADE").count()
+}
+
+/// The rows of a report against `mcptap -r` on the packet file they name: rule, session, frames.
+fn assert_rows_match_offline(rows: &[serde_json::Value], pcap: &Path) {
+    let o = run(&["-r", pcap.to_str().unwrap(), "-q", "--format", "jsonl"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let key = |r: &serde_json::Value| (r["rule_id"].to_string(), r["session_id"].to_string(), r["frames"].to_string());
+    let mut live: Vec<_> = rows.iter().map(key).collect();
+    let mut offline: Vec<_> = stdout(&o).lines().map(|l| key(&serde_json::from_str(l).unwrap())).collect();
+    live.sort();
+    offline.sort();
+    assert_eq!(live, offline, "rows differ from `mcptap -r {}`", pcap.display());
+    for r in rows {
+        assert_eq!(r["pcap"], pcap.to_str().unwrap().trim_end_matches(".1"), "{r}");
+    }
+}
+
+#[test]
+#[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
+fn live_jsonl_rows_survive_a_sighup_rotation_with_none_lost_or_repeated() {
+    // logrotate's way: move -o and -w aside, SIGHUP; the sensor goes on in files at the same paths.
+    require_live();
+    let py = python().unwrap();
+    let gen = root().join("samples/gen/py/mcp_sample.py");
+    let port = free_port();
+    let (report, pcap) = (tmp("rot.jsonl"), tmp("rot.pcap"));
+    let (report_old, pcap_old) = (tmp("rot.jsonl.1"), tmp("rot.pcap.1"));
+    let stats = tmp("rot.stats");
+    let _server = Reaper(Command::new(&py).arg(&gen).args(["server", "--port", &port.to_string(), "--json-first", "3"]).stderr(Stdio::null()).spawn().unwrap());
+    wait_until("the MCP server's port", Duration::from_secs(30), || TcpStream::connect(("127.0.0.1", port)).is_ok());
+    let stats_arg = stats.to_str().unwrap();
+    let (mut sensor, reader) = start_sensor(&["--format", "jsonl", "--sensor", "tap-7", "--stats-interval", "1", "--stats-file", stats_arg], &report, &pcap, port);
+    let client = || sdk_client(&py, &gen, port);
+    client();
+    wait_until("the first session's row, as raised", Duration::from_secs(30), || downgrades(&jsonl_rows(&report)) == 1);
+    std::fs::rename(&report, &report_old).unwrap();
+    std::fs::rename(&pcap, &pcap_old).unwrap();
+    signal(sensor.0.id(), "-HUP");
+    wait_until("the sensor to reopen its files", Duration::from_secs(20), || pcap.exists() && report.exists());
+    client();
+    wait_until("the second session's row in the new report", Duration::from_secs(30), || downgrades(&jsonl_rows(&report)) == 1);
+    let stderr_text = stop_sensor(&mut sensor, reader);
+    assert!(stderr_text.contains("MCP-SSE-DOWNGRADE: 2"), "{stderr_text}");
+
+    let (old, new) = (jsonl_rows(&report_old), jsonl_rows(&report));
+    assert_eq!((downgrades(&old), downgrades(&new)), (1, 1), "old {old:?}\nnew {new:?}");
+    let sid = |rows: &[serde_json::Value]| rows.iter().find(|r| r["rule_id"] == "MCP-SSE-DOWNGRADE").unwrap()["session_id"].clone();
+    assert_ne!(sid(&old), sid(&new), "each session's row once, in its own file");
+    assert!(old.iter().chain(&new).all(|r| r["sensor"] == "tap-7"), "{old:?} {new:?}");
+    // Each report's frames are those of the packet file rotated with it.
+    assert_rows_match_offline(&old, &pcap_old);
+    assert_rows_match_offline(&new, &pcap);
+    let stat_lines: Vec<serde_json::Value> = jsonl_rows(&stats);
+    assert!(!stat_lines.is_empty(), "no stats line in --stats-file");
+    let last = stat_lines.last().unwrap();
+    assert!(last["packets"].as_u64().unwrap() > 0 && last["rss_bytes"].as_u64().unwrap() > 0 && last["sensor"] == "tap-7", "{last}");
+    for p in [&report, &report_old, &pcap, &pcap_old, &stats] {
+        std::fs::remove_file(p).ok();
+    }
+}
+
 #[test]
 #[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
 fn live_bad_filter_is_exit_2_with_one_line() {
@@ -364,7 +536,7 @@ fn list_interfaces_shows_loopback() {
 fn live_rejects_file_only_flags_with_one_line() {
     // These reports are made from the whole capture; a sensor writes rows as raised. Refused before any
     // capture opens, so no permission is needed to check it.
-    for (flag, value) in [("--html", "x.html"), ("--sessions", "s.csv"), ("--timeline", "abc"), ("--format", "jsonl"), ("--fail-on", "high"), ("--threads", "2")] {
+    for (flag, value) in [("--html", "x.html"), ("--sessions", "s.csv"), ("--timeline", "abc"), ("--fail-on", "high"), ("--threads", "2")] {
         let o = run(&["-i", "lo", flag, value]);
         assert_eq!(o.status.code(), Some(2), "{flag}");
         let e = stderr(&o);

@@ -14,20 +14,23 @@
 //! (`Analyzer::advance`), so stall and idle rules fire on a quiet link as they would in a file whose
 //! next packet came later. The wall clock is read only here, for that and for the stats interval.
 //!
-//! Output: incidents are written as they are raised (`Mode::AsRaised`), one CSV row flushed at once; a
-//! report file is opened for append, and gets a header only when empty, so a restarted sensor appends
-//! safely. Later occurrences of an incident raise its count, shown in the summary at exit.
+//! Output: incidents are written as they are raised, one CSV row or JSON line flushed at once
+//! (`output::live`); a report file is opened for append, and gets a header only when empty, so a restarted
+//! sensor appends safely. Later occurrences of an incident raise its count, shown in the summary at exit.
+//! SIGHUP reopens `-o` and starts a new `-w` file at the same path (logrotate's `postrotate`).
 //!
 //! Stop: on SIGINT or SIGTERM the loop first drains packets already queued in the kernel (bounded),
 //! then `Analyzer::finish` flushes pending streams and sessions, their incidents are written, and the
 //! summary is printed with libpcap's received/dropped counters (tcpdump's, Suricata's capture stats).
 //!
 //! `-w FILE` writes every packet the analyzer sees, in the same order, to a libpcap savefile, so the
-//! `frames` of a live row are the frame numbers of that file (`mcptap -r FILE` gives the same rows).
+//! `frames` of a live row are the frame numbers of that file (`mcptap -r FILE` gives the same rows). With
+//! `-C`/`-G` (size, capture time) or at SIGHUP a new file starts; each numbers its packets from 1, and the
+//! row's `pcap` column names the file its frames are in.
 
-use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::time::Duration as WallDuration;
 
 use futures_util::StreamExt;
@@ -38,15 +41,11 @@ use tokio::time::{Instant, MissedTickBehavior};
 use crate::analyzer::Analyzer;
 use crate::capture::{CaptureStats, LinkType, RawPacket};
 use crate::cli::{Config, LiveConfig};
-use crate::detect::Incident;
-use crate::output::csv::{CsvSink, Mode};
-use crate::output::IncidentSink;
+use crate::output::live::LiveReport;
+use crate::output::{Extra, IncidentSink};
 use crate::time::{Duration, Timestamp};
 use crate::tls::keylog_tail::KeyLogTail;
 
-/// The kernel buffer libpcap asks for (libpcap's own default is 2 MiB): bursts of SSE traffic on a busy
-/// link should not overflow it while the analyzer works through a large body.
-const BUFFER_BYTES: i32 = 16 * 1024 * 1024;
 /// How often capture time is advanced while the link is quiet.
 const CLOCK_TICK: WallDuration = WallDuration::from_secs(1);
 /// At stop, packets already queued are read until the link has been quiet this long...
@@ -72,6 +71,8 @@ pub enum LiveError {
     Filter { expr: String, msg: String },
     #[error("{path}: cannot write packets: {msg}")]
     Savefile { path: String, msg: String },
+    #[error("{path}: cannot write stats: {source}")]
+    Stats { path: String, source: std::io::Error },
     #[error("{path}: cannot write report: {source}")]
     Output { path: String, source: std::io::Error },
     #[error("{iface}: capture failed: {msg}")]
@@ -146,7 +147,7 @@ fn open_capture(live: &LiveConfig) -> Result<Capture<Active>, LiveError> {
         .map_err(|e| open_error(iface, &e))?
         .promisc(promisc)
         .snaplen(live.snaplen)
-        .buffer_size(BUFFER_BYTES)
+        .buffer_size(live.buffer_bytes)
         // Immediate mode: each packet is handed over as it arrives, not when a TPACKET_V3 block fills or
         // times out, so an incident is written within milliseconds of its evidence.
         .immediate_mode(true)
@@ -184,24 +185,99 @@ fn packet_ts(h: &PacketHeader) -> Timestamp {
     Timestamp::from_secs_micros(secs, micros)
 }
 
-/// The CSV sink of a live run: rows as raised, plus the final occurrence counts for the summary (the
-/// analyzer hands every incident with its final count to `finish`).
-struct LiveSink<W: Write> {
-    csv: CsvSink<W>,
-    occurrences: BTreeMap<String, u64>,
+/// The `-w` files: the current one, its size and capture-time start, and when the next one is due.
+struct Savefiles {
+    base: PathBuf,
+    current: Savefile,
+    /// 0 for `base`, then `base1`, `base2`, ... (tcpdump -C names).
+    seq: u64,
+    bytes: u64,
+    /// Capture time of the current file's first packet.
+    started: Option<Timestamp>,
+    rotate_bytes: Option<u64>,
+    rotate_secs: Option<u64>,
+    /// `-W`: names are reused after this many files.
+    file_count: Option<u64>,
 }
 
-impl<W: Write> IncidentSink for LiveSink<W> {
-    fn raised(&mut self, incident: &Incident) -> std::io::Result<()> {
-        self.csv.raised(incident)
+/// pcap file header and record header sizes (the -C budget counts what the file holds).
+const PCAP_FILE_HEADER: u64 = 24;
+const PCAP_RECORD_HEADER: u64 = 16;
+
+impl Savefiles {
+    fn name(base: &Path, seq: u64) -> PathBuf {
+        if seq == 0 {
+            return base.to_path_buf();
+        }
+        let mut s = base.as_os_str().to_os_string();
+        s.push(seq.to_string());
+        PathBuf::from(s)
     }
 
-    fn finish(&mut self, incidents: &[&Incident]) -> std::io::Result<()> {
-        for i in incidents {
-            *self.occurrences.entry(i.rule_id.clone()).or_default() += i.count;
-        }
-        self.csv.finish(incidents)
+    fn create(cap: &Capture<Active>, path: &Path) -> Result<Savefile, LiveError> {
+        cap.savefile(path).map_err(|e| LiveError::Savefile { path: path.display().to_string(), msg: pcap_msg(&e) })
     }
+
+    fn open(cap: &Capture<Active>, live: &LiveConfig, base: &Path, report: &mut LiveReport) -> Result<Savefiles, LiveError> {
+        let current = Savefiles::create(cap, base)?;
+        report.savefile_started(1, base.display().to_string());
+        Ok(Savefiles {
+            base: base.to_path_buf(),
+            current,
+            seq: 0,
+            bytes: PCAP_FILE_HEADER,
+            started: None,
+            rotate_bytes: live.rotate_bytes,
+            rotate_secs: live.rotate_secs,
+            file_count: live.file_count,
+        })
+    }
+
+    fn flush(&mut self) -> Result<(), LiveError> {
+        let path = Savefiles::name(&self.base, self.seq);
+        self.current.flush().map_err(|e| LiveError::Savefile { path: path.display().to_string(), msg: pcap_msg(&e) })
+    }
+
+    /// Whether the packet must go to a new file (-C: it would pass the size; -G: its capture time is past
+    /// the file's span). A file always gets at least one packet.
+    fn due(&self, p: &OwnedPacket) -> bool {
+        let Some(start) = self.started else { return false };
+        let size = self.rotate_bytes.is_some_and(|max| self.bytes.saturating_add(PCAP_RECORD_HEADER + u64::from(p.header.caplen)) > max);
+        let span = self.rotate_secs.is_some_and(|secs| packet_ts(&p.header).since(start).as_secs_f64() >= secs as f64);
+        size || span
+    }
+
+    /// Starts the next file (`next`: false reopens the same name, for SIGHUP); `frame` is its frame 1.
+    fn start(&mut self, cap: &Capture<Active>, next: bool, frame: u64, report: &mut LiveReport) -> Result<(), LiveError> {
+        self.flush()?;
+        if next {
+            self.seq = self.seq.saturating_add(1);
+            if let Some(n) = self.file_count {
+                // tcpdump -W: a ring of N names; the oldest file is overwritten.
+                self.seq %= n;
+            }
+        }
+        let path = Savefiles::name(&self.base, self.seq);
+        self.current = Savefiles::create(cap, &path)?;
+        report.savefile_started(frame, path.display().to_string());
+        self.bytes = PCAP_FILE_HEADER;
+        self.started = None;
+        Ok(())
+    }
+
+    fn write(&mut self, p: &OwnedPacket) {
+        self.started.get_or_insert_with(|| packet_ts(&p.header));
+        self.bytes = self.bytes.saturating_add(PCAP_RECORD_HEADER + u64::from(p.header.caplen));
+        self.current.write(&Packet::new(&p.header, &p.data));
+    }
+}
+
+/// Resident memory of this process (Linux `/proc/self/statm`), for the stats line.
+fn rss_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // statm counts pages: 4 KiB on the x86-64 and arm64 Linux kernels a sensor runs (no unsafe sysconf).
+    Some(pages.saturating_mul(4096))
 }
 
 /// Runs the sensor until SIGINT/SIGTERM (or the interface goes away), as configured by `-i`.
@@ -210,34 +286,25 @@ pub fn run(config: Config) -> Result<(), LiveError> {
         return Err(LiveError::Open { iface: "-".into(), msg: "no interface given".into() });
     };
     // Report first: a report we cannot write must stop the sensor before it captures anything.
-    let (out, out_name, header_present): (Box<dyn Write>, String, bool) = match &config.output {
-        Some(p) => {
-            let name = p.display().to_string();
-            let f = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .map_err(|e| LiveError::Output { path: name.clone(), source: e })?;
-            let present = f.metadata().map(|m| m.len() > 0).unwrap_or(false);
-            (Box::new(BufWriter::new(f)), name, present)
-        }
-        None => (Box::new(BufWriter::new(std::io::stdout())), "<stdout>".to_string(), false),
-    };
+    let extra = Extra { wireshark_filter: config.report.wireshark_filter, sensor: Some(live.sensor.clone()), pcap: live.savefile.is_some() };
+    let mut report = LiveReport::open(config.output.as_deref(), config.report.format, extra)
+        .map_err(|e| LiveError::Output { path: config.output.as_ref().map_or_else(|| "<stdout>".into(), |p| p.display().to_string()), source: e })?;
+    let out_name = report.name();
     let out_err = |e: std::io::Error| LiveError::Output { path: out_name.clone(), source: e };
-    let cap = open_capture(&live)?;
-    let datalink = cap.get_datalink();
-    let savefile = match &live.savefile {
-        Some(p) => Some(cap.savefile(p).map_err(|e| LiveError::Savefile { path: p.display().to_string(), msg: pcap_msg(&e) })?),
+    let stats_file = match &live.stats_file {
+        Some(p) => Some((
+            p.display().to_string(),
+            OpenOptions::new().create(true).append(true).open(p).map_err(|e| LiveError::Stats { path: p.display().to_string(), source: e })?,
+        )),
         None => None,
     };
-    let mut csv = CsvSink::new(out, Mode::AsRaised).with_wireshark_filter(config.report.wireshark_filter);
-    if header_present {
-        csv = csv.header_already_written();
-    } else {
-        // The columns go out at once, so a reader tailing the report knows them before any incident.
-        csv.start().map_err(out_err)?;
-    }
-    let mut sink = LiveSink { csv, occurrences: BTreeMap::new() };
+    let cap = open_capture(&live)?;
+    let datalink = cap.get_datalink();
+    let savefiles = match &live.savefile {
+        Some(p) => Some(Savefiles::open(&cap, &live, p, &mut report)?),
+        None => None,
+    };
+    report.start().map_err(out_err)?;
     let linktype = LinkType(u32::try_from(datalink.0).unwrap_or(u32::MAX));
     let link_name = datalink.get_name().unwrap_or_else(|_| datalink.0.to_string());
 
@@ -252,15 +319,15 @@ pub fn run(config: Config) -> Result<(), LiveError> {
         let f = std::fs::File::create(p).map_err(|e| LiveError::Output { path: p.display().to_string(), source: e })?;
         analyzer.set_http_log(crate::output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
     }
-    let mut sensor = Sensor { live: &live, linktype, savefile, frame: 0, last: None, out_name: &out_name, keys };
-    let outcome = runtime.block_on(sensor.capture(cap, &link_name, &mut analyzer, &mut sink));
+    let mut sensor = Sensor { live: &live, linktype, savefiles, frame: 0, bytes: 0, last: None, out_name: &out_name, keys, stats_file };
+    let outcome = runtime.block_on(sensor.capture(cap, &link_name, &mut analyzer, &mut report));
     let (stat, loop_err) = match outcome {
         Ok((stat, err)) => (stat, err),
         Err(e) => return Err(e),
     };
 
     // Stop: pending streams and sessions are flushed and their incidents written before the summary.
-    let summary = analyzer.finish(CaptureStats::default(), &mut sink).map_err(out_err)?;
+    let summary = analyzer.finish(CaptureStats::default(), &mut report).map_err(out_err)?;
     sensor.flush_savefile()?;
     if !config.quiet {
         eprint!("{summary}");
@@ -271,8 +338,8 @@ pub fn run(config: Config) -> Result<(), LiveError> {
             ),
             None => eprintln!("  libpcap:   statistics not available"),
         }
-        let total: u64 = sink.occurrences.values().sum();
-        let by_rule: Vec<String> = sink.occurrences.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        let total: u64 = report.occurrences().values().sum();
+        let by_rule: Vec<String> = report.occurrences().iter().map(|(k, v)| format!("{k}: {v}")).collect();
         eprintln!(
             "  occurrences: {total}{} (rows were written when first raised; later occurrences are counted here)",
             if by_rule.is_empty() { String::new() } else { format!(" ({})", by_rule.join(", ")) }
@@ -288,14 +355,18 @@ pub fn run(config: Config) -> Result<(), LiveError> {
 struct Sensor<'a> {
     live: &'a LiveConfig,
     linktype: LinkType,
-    savefile: Option<Savefile>,
-    /// Frames numbered as received, from 1: the numbering of the `-w` file.
+    savefiles: Option<Savefiles>,
+    /// Frames numbered as received, from 1 (each `-w` file numbers its own; `output::live` maps them).
     frame: u64,
+    /// Bytes on the wire of the packets analysed.
+    bytes: u64,
     /// Capture time of the last packet and the wall-clock instant it was read.
     last: Option<(Timestamp, Instant)>,
     out_name: &'a str,
     /// `--keylog` files, followed as they grow.
     keys: KeyLogTail,
+    /// `--stats-file`: its name and the open file.
+    stats_file: Option<(String, std::fs::File)>,
 }
 
 impl Sensor<'_> {
@@ -304,12 +375,60 @@ impl Sensor<'_> {
     }
 
     fn flush_savefile(&mut self) -> Result<(), LiveError> {
-        match (&mut self.savefile, &self.live.savefile) {
-            (Some(s), Some(p)) => {
-                s.flush().map_err(|e| LiveError::Savefile { path: p.display().to_string(), msg: pcap_msg(&e) })
-            }
-            _ => Ok(()),
+        match &mut self.savefiles {
+            Some(s) => s.flush(),
+            None => Ok(()),
         }
+    }
+
+    /// A packet off the ring: a new -w file first if one is due (-C, -G), then -w and the analyzer.
+    fn take(&mut self, p: &OwnedPacket, cap: &Capture<Active>, analyzer: &mut Analyzer, report: &mut LiveReport) -> Result<(), LiveError> {
+        if let Some(s) = self.savefiles.as_mut().filter(|s| s.due(p)) {
+            s.start(cap, true, self.frame.saturating_add(1), report)?;
+        }
+        self.packet(p, analyzer, report)
+    }
+
+    /// SIGHUP: rows go to a reopened -o, packets to a new -w file at the same path.
+    fn reopen(&mut self, cap: &Capture<Active>, report: &mut LiveReport) -> Result<(), LiveError> {
+        report.reopen().map_err(|e| self.out_err(e))?;
+        if let Some(s) = self.savefiles.as_mut() {
+            s.start(cap, false, self.frame.saturating_add(1), report)?;
+        }
+        eprintln!("mcptap: SIGHUP: reopened the report and the packet file");
+        Ok(())
+    }
+
+    /// The periodic counters: a line on standard error, and a JSON line in --stats-file.
+    fn stats(&mut self, stat: Result<pcap::Stat, pcap::Error>, analyzer: &Analyzer) -> Result<(), LiveError> {
+        let (sessions, incidents, rss) = (analyzer.open_sessions(), analyzer.incidents().len(), rss_bytes().unwrap_or(0));
+        let (recv, drop, if_drop) = match &stat {
+            Ok(s) => (Some(s.received), Some(s.dropped), Some(s.if_dropped)),
+            Err(_) => (None, None, None),
+        };
+        match &stat {
+            Ok(s) => eprintln!(
+                "mcptap: stats: {} packets analysed ({} bytes), {sessions} sessions open, {incidents} incidents, {} MiB resident; libpcap: {} received by filter, {} dropped by kernel, {} dropped by interface",
+                self.frame, self.bytes, rss >> 20, s.received, s.dropped, s.if_dropped
+            ),
+            Err(e) => eprintln!("mcptap: stats: libpcap counters not available: {}", pcap_msg(e)),
+        }
+        if let Some((name, f)) = self.stats_file.as_mut() {
+            let line = serde_json::json!({
+                "ts": analyzer.now().rfc3339(),
+                "sensor": self.live.sensor,
+                "packets": self.frame,
+                "bytes": self.bytes,
+                "received": recv,
+                "dropped_kernel": drop,
+                "dropped_interface": if_drop,
+                "sessions_open": sessions,
+                "incidents": incidents,
+                "rss_bytes": rss,
+            });
+            writeln!(f, "{line}").and_then(|()| f.flush()).map_err(|e| LiveError::Stats { path: name.clone(), source: e })?;
+        }
+        Ok(())
     }
 
     /// Secrets appended to the key logs go to the connections waiting for them.
@@ -324,8 +443,9 @@ impl Sensor<'_> {
     /// One packet through `-w` and the analyzer.
     fn packet(&mut self, p: &OwnedPacket, analyzer: &mut Analyzer, sink: &mut dyn IncidentSink) -> Result<(), LiveError> {
         self.frame = self.frame.saturating_add(1);
-        if let Some(s) = &mut self.savefile {
-            s.write(&Packet::new(&p.header, &p.data));
+        self.bytes = self.bytes.saturating_add(u64::from(p.header.len));
+        if let Some(s) = &mut self.savefiles {
+            s.write(p);
         }
         let ts = packet_ts(&p.header);
         self.last = Some((ts, Instant::now()));
@@ -350,11 +470,12 @@ impl Sensor<'_> {
         cap: Capture<Active>,
         link_name: &str,
         analyzer: &mut Analyzer,
-        sink: &mut dyn IncidentSink,
+        report: &mut LiveReport,
     ) -> Result<(Option<pcap::Stat>, Option<LiveError>), LiveError> {
         // Signals are installed before "listening" is announced: from then on a stop is never lost.
         let mut sigint = signal(SignalKind::interrupt()).map_err(LiveError::Runtime)?;
         let mut sigterm = signal(SignalKind::terminate()).map_err(LiveError::Runtime)?;
+        let mut sighup = signal(SignalKind::hangup()).map_err(LiveError::Runtime)?;
         let iface = self.live.interface.clone();
         let mut stream =
             cap.stream(Copy).map_err(|e| LiveError::Open { iface: iface.clone(), msg: pcap_msg(&e) })?;
@@ -381,8 +502,9 @@ impl Sensor<'_> {
                 biased;
                 _ = sigint.recv() => break,
                 _ = sigterm.recv() => break,
+                _ = sighup.recv() => self.reopen(stream.capture_mut(), report)?,
                 item = stream.next() => match item {
-                    Some(Ok(p)) => self.packet(&p, analyzer, sink)?,
+                    Some(Ok(p)) => self.take(&p, stream.capture_mut(), analyzer, report)?,
                     Some(Err(e)) => {
                         loop_err = Some(LiveError::Read { iface: iface.clone(), msg: pcap_msg(&e) });
                         break;
@@ -392,19 +514,14 @@ impl Sensor<'_> {
                 _ = clock.tick() => {
                     if let Some((ts, at)) = self.last {
                         let idle = Duration(i64::try_from(at.elapsed().as_nanos()).unwrap_or(i64::MAX));
-                        analyzer.advance(ts.plus(idle), sink).map_err(|e| self.out_err(e))?;
+                        analyzer.advance(ts.plus(idle), report).map_err(|e| self.out_err(e))?;
                     }
                     self.flush_savefile()?;
                 },
-                _ = key_tick.tick(), if keys_wanted => self.poll_keys(analyzer, sink)?,
+                _ = key_tick.tick(), if keys_wanted => self.poll_keys(analyzer, report)?,
                 _ = stats.tick(), if stats_on => {
-                    match stream.capture_mut().stats() {
-                        Ok(s) => eprintln!(
-                            "mcptap: stats: {} packets analysed, {} incidents; libpcap: {} received by filter, {} dropped by kernel, {} dropped by interface",
-                            self.frame, analyzer.incidents().len(), s.received, s.dropped, s.if_dropped
-                        ),
-                        Err(e) => eprintln!("mcptap: stats: not available: {}", pcap_msg(&e)),
-                    }
+                    let stat = stream.capture_mut().stats();
+                    self.stats(stat, analyzer)?;
                 },
             }
         }
@@ -414,7 +531,7 @@ impl Sensor<'_> {
             let deadline = Instant::now() + DRAIN_MAX;
             while Instant::now() < deadline {
                 match tokio::time::timeout(DRAIN_QUIET, stream.next()).await {
-                    Ok(Some(Ok(p))) => self.packet(&p, analyzer, sink)?,
+                    Ok(Some(Ok(p))) => self.take(&p, stream.capture_mut(), analyzer, report)?,
                     Ok(Some(Err(e))) => {
                         loop_err = Some(LiveError::Read { iface: iface.clone(), msg: pcap_msg(&e) });
                         break;

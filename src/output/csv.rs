@@ -25,35 +25,39 @@ pub struct CsvSink<W: Write> {
     writer: csv::Writer<W>,
     mode: Mode,
     header_written: bool,
-    /// `--wireshark-filter`: a last column with a display filter for the frames.
-    wireshark_filter: bool,
+    /// Columns after the INCIDENTS.md ones (so the contract's columns keep their positions).
+    extra: super::Extra,
 }
 
 impl<W: Write> CsvSink<W> {
     pub fn new(out: W, mode: Mode) -> Self {
-        CsvSink { writer: csv::WriterBuilder::new().has_headers(false).from_writer(out), mode, header_written: false, wireshark_filter: false }
+        CsvSink { writer: csv::WriterBuilder::new().has_headers(false).from_writer(out), mode, header_written: false, extra: super::Extra::default() }
     }
 
     /// Adds the `wireshark_filter` column after the INCIDENTS.md columns (so the contract's columns keep
     /// their positions).
     pub fn with_wireshark_filter(mut self, on: bool) -> Self {
-        self.wireshark_filter = on;
+        self.extra.wireshark_filter = on;
+        self
+    }
+
+    /// The columns after the fixed ones (see [`super::Extra`]).
+    pub fn with_extra(mut self, extra: super::Extra) -> Self {
+        self.extra = extra;
         self
     }
 
     fn header(&mut self) -> std::io::Result<()> {
         if !self.header_written {
             let mut cols: Vec<&str> = COLUMNS.to_vec();
-            if self.wireshark_filter {
-                cols.push("wireshark_filter");
-            }
+            cols.extend(self.extra.names());
             self.writer.write_record(cols)?;
             self.header_written = true;
         }
         Ok(())
     }
 
-    fn row(&mut self, i: &Incident) -> std::io::Result<()> {
+    fn row(&mut self, i: &Incident, pcap: &str) -> std::io::Result<()> {
         let frames: Vec<String> = i.frames.iter().map(u64::to_string).collect();
         let (first, last, count, frames) = (i.first_seen.rfc3339(), i.last_seen.rfc3339(), i.count.to_string(), frames.join(";"));
         let mut fields: Vec<&str> = vec![
@@ -72,12 +76,17 @@ impl<W: Write> CsvSink<W> {
             i.evidence.as_str(),
             i.action.as_str(),
         ];
-        let filter = if self.wireshark_filter { super::wireshark_filter(&i.frames) } else { String::new() };
-        if self.wireshark_filter {
-            fields.push(filter.as_str());
-        }
+        let extra = self.extra.values(i, pcap);
+        fields.extend(extra.iter().map(String::as_str));
         self.writer.write_record(fields)?;
         Ok(())
+    }
+
+    /// One row written and flushed at once (a live report), `pcap` naming the savefile(s) of its frames.
+    pub fn write_now(&mut self, i: &Incident, pcap: &str) -> std::io::Result<()> {
+        self.header()?;
+        self.row(i, pcap)?;
+        self.writer.flush()
     }
 
     /// For a report that already holds rows (a restarted live sensor appending to its file): no second
@@ -102,7 +111,7 @@ impl<W: Write> IncidentSink for CsvSink<W> {
     fn raised(&mut self, incident: &Incident) -> std::io::Result<()> {
         if self.mode == Mode::AsRaised {
             self.header()?;
-            self.row(incident)?;
+            self.row(incident, "")?;
             self.writer.flush()?;
         }
         Ok(())
@@ -112,7 +121,7 @@ impl<W: Write> IncidentSink for CsvSink<W> {
         self.header()?;
         if self.mode == Mode::AtEnd {
             for i in incidents {
-                self.row(i)?;
+                self.row(i, "")?;
             }
         }
         self.writer.flush()

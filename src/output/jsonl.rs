@@ -1,6 +1,6 @@
 //! The incident report as JSON lines (`--format jsonl`), for log shippers and SIEMs in the style of
 //! Suricata's EVE log: one JSON object per incident and line, keys in the CSV column order
-//! (`csv::COLUMNS`, then `wireshark_filter` when asked), `count` a number and `frames` an array of
+//! (`csv::COLUMNS`, then the extra columns asked for: `wireshark_filter`, `sensor`, `pcap`), `count` a number and `frames` an array of
 //! numbers. Lines are written whole and flushed, so a shipper tailing the file never reads half an object.
 //!
 //! Key order is fixed by writing each key ourselves (serde_json's map would sort them); values go through
@@ -15,18 +15,31 @@ use crate::detect::Incident;
 pub struct JsonlSink<W: Write> {
     out: W,
     mode: Mode,
-    wireshark_filter: bool,
+    extra: super::Extra,
 }
 
 impl<W: Write> JsonlSink<W> {
     pub fn new(out: W, mode: Mode) -> Self {
-        JsonlSink { out, mode, wireshark_filter: false }
+        JsonlSink { out, mode, extra: super::Extra::default() }
     }
 
     /// Adds a `wireshark_filter` key after the CSV columns' keys.
     pub fn with_wireshark_filter(mut self, on: bool) -> Self {
-        self.wireshark_filter = on;
+        self.extra.wireshark_filter = on;
         self
+    }
+
+    /// The keys after the CSV columns' keys (see [`super::Extra`]).
+    pub fn with_extra(mut self, extra: super::Extra) -> Self {
+        self.extra = extra;
+        self
+    }
+
+    /// One line written and flushed at once (a live report), `pcap` naming the savefile(s) of its frames.
+    pub fn write_now(&mut self, i: &Incident, pcap: &str) -> std::io::Result<()> {
+        let l = self.line_in(i, pcap);
+        self.out.write_all(l.as_bytes())?;
+        self.out.flush()
     }
 
     pub fn into_inner(self) -> W {
@@ -35,6 +48,10 @@ impl<W: Write> JsonlSink<W> {
 
     /// One incident as one line of JSON, ending in `\n`.
     pub fn line(&self, i: &Incident) -> String {
+        self.line_in(i, "")
+    }
+
+    fn line_in(&self, i: &Incident, pcap: &str) -> String {
         let s = |v: &str| serde_json::Value::from(v).to_string();
         let frames: Vec<String> = i.frames.iter().map(u64::to_string).collect();
         let values: [String; 14] = [
@@ -54,8 +71,8 @@ impl<W: Write> JsonlSink<W> {
             s(&i.action),
         ];
         let mut pairs: Vec<String> = COLUMNS.iter().zip(values.iter()).map(|(k, v)| format!("\"{k}\":{v}")).collect();
-        if self.wireshark_filter {
-            pairs.push(format!("\"wireshark_filter\":{}", s(&super::wireshark_filter(&i.frames))));
+        for (k, v) in self.extra.names().into_iter().zip(self.extra.values(i, pcap)) {
+            pairs.push(format!("\"{k}\":{}", s(&v)));
         }
         format!("{{{}}}\n", pairs.join(","))
     }

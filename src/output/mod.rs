@@ -9,6 +9,7 @@ pub mod csv;
 pub mod elapsed;
 pub mod html;
 pub mod jsonl;
+pub mod live;
 pub mod paths;
 pub mod progress;
 pub mod sessions;
@@ -24,6 +25,47 @@ use crate::detect::{Incident, Severity};
 pub trait IncidentSink {
     fn raised(&mut self, incident: &Incident) -> std::io::Result<()>;
     fn finish(&mut self, incidents: &[&Incident]) -> std::io::Result<()>;
+}
+
+/// Columns (JSON keys) after the fixed ones, in this order: `wireshark_filter` (`--wireshark-filter`),
+/// `sensor` (`--sensor`, and always live: rows of many sensors merge in one index), `pcap` (live with `-w`:
+/// the savefile the row's frames are numbered in).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Extra {
+    pub wireshark_filter: bool,
+    pub sensor: Option<String>,
+    pub pcap: bool,
+}
+
+impl Extra {
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if self.wireshark_filter {
+            v.push("wireshark_filter");
+        }
+        if self.sensor.is_some() {
+            v.push("sensor");
+        }
+        if self.pcap {
+            v.push("pcap");
+        }
+        v
+    }
+
+    /// The values of `names()` for one row; `pcap` names the savefile(s) of its frames.
+    pub fn values(&self, i: &Incident, pcap: &str) -> Vec<String> {
+        let mut v = Vec::new();
+        if self.wireshark_filter {
+            v.push(wireshark_filter(&i.frames));
+        }
+        if let Some(s) = &self.sensor {
+            v.push(s.clone());
+        }
+        if self.pcap {
+            v.push(pcap.to_string());
+        }
+        v
+    }
 }
 
 /// The incident report's format.
