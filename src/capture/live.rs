@@ -2,12 +2,11 @@
 //! crate), the tokio event loop, the wall clock and the signals; every stage after capture is the same
 //! `Analyzer` the offline path drives, so the goldens cover the analysis and this file only moves packets.
 //!
-//! Shape: libpcap runs non-blocking in immediate mode and its selectable fd is registered with tokio
-//! (`Capture::stream`, the pcap crate's async stream), so one current-thread runtime waits on four
-//! things at once with `select!`: a packet, a 1 s clock tick, a stats tick, SIGINT/SIGTERM. One thread,
-//! no locks, and the analyzer stays single-threaded as the design requires. (The alternative, a blocking
-//! capture thread feeding a channel, needs a read timeout to notice a stop and copies across threads;
-//! the async stream has neither cost.)
+//! Shape: two threads. The capture thread (`mover.rs`) owns libpcap and only moves packets from the kernel
+//! ring into batches on a bounded channel; this thread runs one current-thread tokio runtime that waits on
+//! everything else with `select!`: a batch, a 1 s clock tick, a stats tick, the key logs, SIGINT/SIGTERM/
+//! SIGHUP. The analyzer stays single-threaded as the design requires; a slow moment in the analysis (a
+//! large body, a burst of incidents) no longer leaves the ring unread.
 //!
 //! Time: packets carry the kernel's timestamp, which is the analyzer's clock as in a file. While no
 //! packet arrives, the tick moves capture time to `last packet ts + wall time since that packet`
@@ -19,8 +18,8 @@
 //! sensor appends safely. Later occurrences of an incident raise its count, shown in the summary at exit.
 //! SIGHUP reopens `-o` and starts a new `-w` file at the same path (logrotate's `postrotate`).
 //!
-//! Stop: on SIGINT or SIGTERM the loop first drains packets already queued in the kernel (bounded),
-//! then `Analyzer::finish` flushes pending streams and sessions, their incidents are written, and the
+//! Stop: on SIGINT or SIGTERM the capture thread first drains packets already queued in the kernel
+//! (bounded) and this loop analyses them, then `Analyzer::finish` flushes pending streams and sessions, their incidents are written, and the
 //! summary is printed with libpcap's received/dropped counters (tcpdump's, Suricata's capture stats).
 //!
 //! `-w FILE` writes every packet the analyzer sees, in the same order, to a libpcap savefile, so the
@@ -33,12 +32,13 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration as WallDuration;
 
-use futures_util::StreamExt;
-use pcap::{Active, Capture, Device, Packet, PacketCodec, PacketHeader, Savefile};
+use pcap::{Active, Capture, Device, PacketHeader};
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::analyzer::Analyzer;
+use crate::capture::mover;
+use crate::capture::savefile::{self, PcapWriter};
 use crate::capture::{CaptureStats, LinkType, RawPacket};
 use crate::cli::{Config, LiveConfig};
 use crate::output::live::LiveReport;
@@ -48,10 +48,6 @@ use crate::tls::keylog_tail::KeyLogTail;
 
 /// How often capture time is advanced while the link is quiet.
 const CLOCK_TICK: WallDuration = WallDuration::from_secs(1);
-/// At stop, packets already queued are read until the link has been quiet this long...
-const DRAIN_QUIET: WallDuration = WallDuration::from_millis(50);
-/// ...or for at most this long (a busy link never goes quiet).
-const DRAIN_MAX: WallDuration = WallDuration::from_secs(2);
 /// How often the key logs are looked at while a connection waits and no packet arrives.
 const KEY_TICK: WallDuration = WallDuration::from_millis(50);
 
@@ -136,7 +132,8 @@ pub fn list_interfaces() -> Result<Vec<String>, LiveError> {
         .collect())
 }
 
-/// Opens and activates the capture, applies the filter, and makes it non-blocking for the async stream.
+/// Opens and activates the capture, applies the filter, and makes it non-blocking for the capture
+/// thread's packet stream.
 fn open_capture(live: &LiveConfig) -> Result<Capture<Active>, LiveError> {
     let iface = live.interface.as_str();
     // libpcap cannot put the "any" pseudo-device into promiscuous mode and says so with a warning
@@ -160,23 +157,6 @@ fn open_capture(live: &LiveConfig) -> Result<Capture<Active>, LiveError> {
     cap.setnonblock().map_err(|e| LiveError::Open { iface: iface.to_string(), msg: pcap_msg(&e) })
 }
 
-/// A packet copied out of libpcap's ring (the live path's one copy), with its pcap header kept for `-w`.
-struct OwnedPacket {
-    header: PacketHeader,
-    // ALLOC: one buffer per packet, bounded by the snap length; freed once the analyzer has seen it
-    data: Vec<u8>,
-}
-
-struct Copy;
-
-impl PacketCodec for Copy {
-    type Item = OwnedPacket;
-
-    fn decode(&mut self, p: Packet<'_>) -> OwnedPacket {
-        OwnedPacket { header: *p.header, data: p.data.to_vec() }
-    }
-}
-
 /// Capture time of a packet: libpcap's timeval (microseconds; the default precision).
 #[allow(clippy::useless_conversion)] // time_t / suseconds_t are i32 or i64 depending on the platform
 fn packet_ts(h: &PacketHeader) -> Timestamp {
@@ -188,7 +168,9 @@ fn packet_ts(h: &PacketHeader) -> Timestamp {
 /// The `-w` files: the current one, its size and capture-time start, and when the next one is due.
 struct Savefiles {
     base: PathBuf,
-    current: Savefile,
+    current: PcapWriter,
+    linktype: u32,
+    snaplen: u32,
     /// 0 for `base`, then `base1`, `base2`, ... (tcpdump -C names).
     seq: u64,
     bytes: u64,
@@ -200,10 +182,6 @@ struct Savefiles {
     file_count: Option<u64>,
 }
 
-/// pcap file header and record header sizes (the -C budget counts what the file holds).
-const PCAP_FILE_HEADER: u64 = 24;
-const PCAP_RECORD_HEADER: u64 = 16;
-
 impl Savefiles {
     fn name(base: &Path, seq: u64) -> PathBuf {
         if seq == 0 {
@@ -214,18 +192,21 @@ impl Savefiles {
         PathBuf::from(s)
     }
 
-    fn create(cap: &Capture<Active>, path: &Path) -> Result<Savefile, LiveError> {
-        cap.savefile(path).map_err(|e| LiveError::Savefile { path: path.display().to_string(), msg: pcap_msg(&e) })
+    fn error(path: &Path, e: &std::io::Error) -> LiveError {
+        LiveError::Savefile { path: path.display().to_string(), msg: e.to_string() }
     }
 
-    fn open(cap: &Capture<Active>, live: &LiveConfig, base: &Path, report: &mut LiveReport) -> Result<Savefiles, LiveError> {
-        let current = Savefiles::create(cap, base)?;
+    fn open(live: &LiveConfig, linktype: u32, base: &Path, report: &mut LiveReport) -> Result<Savefiles, LiveError> {
+        let snaplen = u32::try_from(live.snaplen).unwrap_or(u32::MAX);
+        let current = PcapWriter::create(base, linktype, snaplen).map_err(|e| Savefiles::error(base, &e))?;
         report.savefile_started(1, base.display().to_string());
         Ok(Savefiles {
             base: base.to_path_buf(),
             current,
+            linktype,
+            snaplen,
             seq: 0,
-            bytes: PCAP_FILE_HEADER,
+            bytes: savefile::FILE_HEADER,
             started: None,
             rotate_bytes: live.rotate_bytes,
             rotate_secs: live.rotate_secs,
@@ -235,20 +216,20 @@ impl Savefiles {
 
     fn flush(&mut self) -> Result<(), LiveError> {
         let path = Savefiles::name(&self.base, self.seq);
-        self.current.flush().map_err(|e| LiveError::Savefile { path: path.display().to_string(), msg: pcap_msg(&e) })
+        self.current.flush().map_err(|e| Savefiles::error(&path, &e))
     }
 
     /// Whether the packet must go to a new file (-C: it would pass the size; -G: its capture time is past
     /// the file's span). A file always gets at least one packet.
-    fn due(&self, p: &OwnedPacket) -> bool {
+    fn due(&self, h: &PacketHeader) -> bool {
         let Some(start) = self.started else { return false };
-        let size = self.rotate_bytes.is_some_and(|max| self.bytes.saturating_add(PCAP_RECORD_HEADER + u64::from(p.header.caplen)) > max);
-        let span = self.rotate_secs.is_some_and(|secs| packet_ts(&p.header).since(start).as_secs_f64() >= secs as f64);
+        let size = self.rotate_bytes.is_some_and(|max| self.bytes.saturating_add(savefile::RECORD_HEADER + u64::from(h.caplen)) > max);
+        let span = self.rotate_secs.is_some_and(|secs| packet_ts(h).since(start).as_secs_f64() >= secs as f64);
         size || span
     }
 
     /// Starts the next file (`next`: false reopens the same name, for SIGHUP); `frame` is its frame 1.
-    fn start(&mut self, cap: &Capture<Active>, next: bool, frame: u64, report: &mut LiveReport) -> Result<(), LiveError> {
+    fn start(&mut self, next: bool, frame: u64, report: &mut LiveReport) -> Result<(), LiveError> {
         self.flush()?;
         if next {
             self.seq = self.seq.saturating_add(1);
@@ -258,17 +239,21 @@ impl Savefiles {
             }
         }
         let path = Savefiles::name(&self.base, self.seq);
-        self.current = Savefiles::create(cap, &path)?;
+        self.current = PcapWriter::create(&path, self.linktype, self.snaplen).map_err(|e| Savefiles::error(&path, &e))?;
         report.savefile_started(frame, path.display().to_string());
-        self.bytes = PCAP_FILE_HEADER;
+        self.bytes = savefile::FILE_HEADER;
         self.started = None;
         Ok(())
     }
 
-    fn write(&mut self, p: &OwnedPacket) {
-        self.started.get_or_insert_with(|| packet_ts(&p.header));
-        self.bytes = self.bytes.saturating_add(PCAP_RECORD_HEADER + u64::from(p.header.caplen));
-        self.current.write(&Packet::new(&p.header, &p.data));
+    #[allow(clippy::useless_conversion)] // time_t / suseconds_t are i32 or i64 depending on the platform
+    fn write(&mut self, h: &PacketHeader, data: &[u8]) -> Result<(), LiveError> {
+        self.started.get_or_insert_with(|| packet_ts(h));
+        self.bytes = self.bytes.saturating_add(savefile::RECORD_HEADER + data.len() as u64);
+        // pcap-savefile(5) has 32-bit seconds; a timestamp past 2106 is clamped rather than wrapped.
+        let secs = u32::try_from(i64::from(h.ts.tv_sec)).unwrap_or(if i64::from(h.ts.tv_sec) < 0 { 0 } else { u32::MAX });
+        let micros = u32::try_from(i64::from(h.ts.tv_usec)).unwrap_or(0).min(999_999);
+        self.current.write(secs, micros, h.len, data).map_err(|e| Savefiles::error(&Savefiles::name(&self.base, self.seq), &e))
     }
 }
 
@@ -300,12 +285,13 @@ pub fn run(config: Config) -> Result<(), LiveError> {
     };
     let cap = open_capture(&live)?;
     let datalink = cap.get_datalink();
+    let linktype_value = u32::try_from(datalink.0).unwrap_or(u32::MAX);
     let savefiles = match &live.savefile {
-        Some(p) => Some(Savefiles::open(&cap, &live, p, &mut report)?),
+        Some(p) => Some(Savefiles::open(&live, linktype_value, p, &mut report)?),
         None => None,
     };
     report.start().map_err(out_err)?;
-    let linktype = LinkType(u32::try_from(datalink.0).unwrap_or(u32::MAX));
+    let linktype = LinkType(linktype_value);
     let link_name = datalink.get_name().unwrap_or_else(|_| datalink.0.to_string());
 
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(LiveError::Runtime)?;
@@ -319,7 +305,7 @@ pub fn run(config: Config) -> Result<(), LiveError> {
         let f = std::fs::File::create(p).map_err(|e| LiveError::Output { path: p.display().to_string(), source: e })?;
         analyzer.set_http_log(crate::output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
     }
-    let mut sensor = Sensor { live: &live, linktype, savefiles, frame: 0, bytes: 0, last: None, out_name: &out_name, keys, stats_file };
+    let mut sensor = Sensor { live: &live, linktype, savefiles, frame: 0, bytes: 0, last: None, out_name: &out_name, keys, stats_file, stat: None };
     let outcome = runtime.block_on(sensor.capture(cap, &link_name, &mut analyzer, &mut report));
     let (stat, loop_err) = match outcome {
         Ok((stat, err)) => (stat, err),
@@ -351,7 +337,7 @@ pub fn run(config: Config) -> Result<(), LiveError> {
     }
 }
 
-/// The state of the capture loop outside the analyzer.
+/// The state of the analysis loop outside the analyzer.
 struct Sensor<'a> {
     live: &'a LiveConfig,
     linktype: LinkType,
@@ -367,6 +353,8 @@ struct Sensor<'a> {
     keys: KeyLogTail,
     /// `--stats-file`: its name and the open file.
     stats_file: Option<(String, std::fs::File)>,
+    /// libpcap's counters, as the capture thread last sent them.
+    stat: Option<pcap::Stat>,
 }
 
 impl Sensor<'_> {
@@ -381,37 +369,29 @@ impl Sensor<'_> {
         }
     }
 
-    /// A packet off the ring: a new -w file first if one is due (-C, -G), then -w and the analyzer.
-    fn take(&mut self, p: &OwnedPacket, cap: &Capture<Active>, analyzer: &mut Analyzer, report: &mut LiveReport) -> Result<(), LiveError> {
-        if let Some(s) = self.savefiles.as_mut().filter(|s| s.due(p)) {
-            s.start(cap, true, self.frame.saturating_add(1), report)?;
-        }
-        self.packet(p, analyzer, report)
-    }
-
     /// SIGHUP: rows go to a reopened -o, packets to a new -w file at the same path.
-    fn reopen(&mut self, cap: &Capture<Active>, report: &mut LiveReport) -> Result<(), LiveError> {
+    fn reopen(&mut self, report: &mut LiveReport) -> Result<(), LiveError> {
         report.reopen().map_err(|e| self.out_err(e))?;
         if let Some(s) = self.savefiles.as_mut() {
-            s.start(cap, false, self.frame.saturating_add(1), report)?;
+            s.start(false, self.frame.saturating_add(1), report)?;
         }
         eprintln!("mcptap: SIGHUP: reopened the report and the packet file");
         Ok(())
     }
 
     /// The periodic counters: a line on standard error, and a JSON line in --stats-file.
-    fn stats(&mut self, stat: Result<pcap::Stat, pcap::Error>, analyzer: &Analyzer) -> Result<(), LiveError> {
+    fn stats(&mut self, analyzer: &Analyzer) -> Result<(), LiveError> {
         let (sessions, incidents, rss) = (analyzer.open_sessions(), analyzer.incidents().len(), rss_bytes().unwrap_or(0));
-        let (recv, drop, if_drop) = match &stat {
-            Ok(s) => (Some(s.received), Some(s.dropped), Some(s.if_dropped)),
-            Err(_) => (None, None, None),
-        };
-        match &stat {
-            Ok(s) => eprintln!(
+        let s = self.stat;
+        match &s {
+            Some(s) => eprintln!(
                 "mcptap: stats: {} packets analysed ({} bytes), {sessions} sessions open, {incidents} incidents, {} MiB resident; libpcap: {} received by filter, {} dropped by kernel, {} dropped by interface",
                 self.frame, self.bytes, rss >> 20, s.received, s.dropped, s.if_dropped
             ),
-            Err(e) => eprintln!("mcptap: stats: libpcap counters not available: {}", pcap_msg(e)),
+            None => eprintln!(
+                "mcptap: stats: {} packets analysed ({} bytes), {sessions} sessions open, {incidents} incidents, {} MiB resident; libpcap counters not available yet",
+                self.frame, self.bytes, rss >> 20
+            ),
         }
         if let Some((name, f)) = self.stats_file.as_mut() {
             let line = serde_json::json!({
@@ -419,9 +399,9 @@ impl Sensor<'_> {
                 "sensor": self.live.sensor,
                 "packets": self.frame,
                 "bytes": self.bytes,
-                "received": recv,
-                "dropped_kernel": drop,
-                "dropped_interface": if_drop,
+                "received": s.map(|s| s.received),
+                "dropped_kernel": s.map(|s| s.dropped),
+                "dropped_interface": s.map(|s| s.if_dropped),
                 "sessions_open": sessions,
                 "incidents": incidents,
                 "rss_bytes": rss,
@@ -440,22 +420,25 @@ impl Sensor<'_> {
         analyzer.add_live_secrets(&text, sink).map_err(|e| self.out_err(e))
     }
 
-    /// One packet through `-w` and the analyzer.
-    fn packet(&mut self, p: &OwnedPacket, analyzer: &mut Analyzer, sink: &mut dyn IncidentSink) -> Result<(), LiveError> {
-        self.frame = self.frame.saturating_add(1);
-        self.bytes = self.bytes.saturating_add(u64::from(p.header.len));
-        if let Some(s) = &mut self.savefiles {
-            s.write(p);
+    /// One packet: a new -w file first if one is due (-C, -G), then -w and the analyzer.
+    fn packet(&mut self, h: &PacketHeader, data: &[u8], analyzer: &mut Analyzer, report: &mut LiveReport) -> Result<(), LiveError> {
+        if let Some(s) = self.savefiles.as_mut().filter(|s| s.due(h)) {
+            s.start(true, self.frame.saturating_add(1), report)?;
         }
-        let ts = packet_ts(&p.header);
+        self.frame = self.frame.saturating_add(1);
+        self.bytes = self.bytes.saturating_add(u64::from(h.len));
+        if let Some(s) = &mut self.savefiles {
+            s.write(h, data)?;
+        }
+        let ts = packet_ts(h);
         self.last = Some((ts, Instant::now()));
         if analyzer.tls_waiting() {
             // Before this packet, which may end the connection or need its plaintext in order.
-            self.poll_keys(analyzer, sink)?;
+            self.poll_keys(analyzer, report)?;
         }
         let before = analyzer.incidents().len();
-        let raw = RawPacket { frame: self.frame, ts, linktype: self.linktype, data: &p.data, wire_len: p.header.len };
-        analyzer.on_packet(&raw, sink).map_err(|e| self.out_err(e))?;
+        let raw = RawPacket { frame: self.frame, ts, linktype: self.linktype, data, wire_len: h.len };
+        analyzer.on_packet(&raw, report).map_err(|e| self.out_err(e))?;
         if analyzer.incidents().len() != before {
             // A new row names frames up to this one: make them readable in the -w file right away.
             self.flush_savefile()?;
@@ -463,8 +446,26 @@ impl Sensor<'_> {
         Ok(())
     }
 
-    /// The event loop. Returns libpcap's counters, and a capture error that ended the loop (the run still
-    /// finishes and writes everything found before it).
+    /// What the capture thread sent; `Some(error)` when the capture failed.
+    fn message(&mut self, msg: mover::Msg, analyzer: &mut Analyzer, report: &mut LiveReport) -> Result<Option<LiveError>, LiveError> {
+        match msg {
+            mover::Msg::Batch(b) => {
+                for (h, data) in b.packets() {
+                    self.packet(h, data, analyzer, report)?;
+                }
+                Ok(None)
+            }
+            mover::Msg::Stats(s) => {
+                self.stat = Some(s);
+                Ok(None)
+            }
+            mover::Msg::Failed(msg) => Ok(Some(LiveError::Read { iface: self.live.interface.clone(), msg })),
+        }
+    }
+
+    /// The analysis loop. The capture thread reads the ring; this thread analyses what it sends, with the
+    /// clock tick, the stats tick, the key logs and the signals. Returns libpcap's last counters, and a
+    /// capture error that ended the loop (the run still finishes and writes everything found before it).
     async fn capture(
         &mut self,
         cap: Capture<Active>,
@@ -477,8 +478,8 @@ impl Sensor<'_> {
         let mut sigterm = signal(SignalKind::terminate()).map_err(LiveError::Runtime)?;
         let mut sighup = signal(SignalKind::hangup()).map_err(LiveError::Runtime)?;
         let iface = self.live.interface.clone();
-        let mut stream =
-            cap.stream(Copy).map_err(|e| LiveError::Open { iface: iface.clone(), msg: pcap_msg(&e) })?;
+        let (tx, mut rx) = tokio::sync::mpsc::channel(mover::QUEUE_BATCHES);
+        let (thread, stopper) = mover::spawn(cap, tx).map_err(LiveError::Runtime)?;
         eprintln!(
             "mcptap: listening on {iface}, link-type {link_name}, snapshot length {} bytes{}",
             self.live.snaplen,
@@ -494,6 +495,7 @@ impl Sensor<'_> {
         key_tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
 
         let mut loop_err = None;
+        let mut closed = false;
         loop {
             let keys_wanted = analyzer.tls_waiting();
             tokio::select! {
@@ -502,14 +504,17 @@ impl Sensor<'_> {
                 biased;
                 _ = sigint.recv() => break,
                 _ = sigterm.recv() => break,
-                _ = sighup.recv() => self.reopen(stream.capture_mut(), report)?,
-                item = stream.next() => match item {
-                    Some(Ok(p)) => self.take(&p, stream.capture_mut(), analyzer, report)?,
-                    Some(Err(e)) => {
-                        loop_err = Some(LiveError::Read { iface: iface.clone(), msg: pcap_msg(&e) });
+                _ = sighup.recv() => self.reopen(report)?,
+                msg = rx.recv() => match msg {
+                    Some(m) => {
+                        if let Some(e) = self.message(m, analyzer, report)? {
+                            loop_err = Some(e);
+                        }
+                    }
+                    None => {
+                        closed = true;
                         break;
                     }
-                    None => break,
                 },
                 _ = clock.tick() => {
                     if let Some((ts, at)) = self.last {
@@ -519,29 +524,24 @@ impl Sensor<'_> {
                     self.flush_savefile()?;
                 },
                 _ = key_tick.tick(), if keys_wanted => self.poll_keys(analyzer, report)?,
-                _ = stats.tick(), if stats_on => {
-                    let stat = stream.capture_mut().stats();
-                    self.stats(stat, analyzer)?;
-                },
+                _ = stats.tick(), if stats_on => self.stats(analyzer)?,
             }
         }
-        if loop_err.is_none() {
-            // Packets the kernel queued before the stop belong to the capture (they are in the -w file's
-            // future too): read them until the link is quiet, bounded for a busy link.
-            let deadline = Instant::now() + DRAIN_MAX;
-            while Instant::now() < deadline {
-                match tokio::time::timeout(DRAIN_QUIET, stream.next()).await {
-                    Ok(Some(Ok(p))) => self.take(&p, stream.capture_mut(), analyzer, report)?,
-                    Ok(Some(Err(e))) => {
-                        loop_err = Some(LiveError::Read { iface: iface.clone(), msg: pcap_msg(&e) });
-                        break;
-                    }
-                    Ok(None) | Err(_) => break,
+        // Packets the kernel queued before the stop belong to the capture (they are in the -w file's
+        // future too): the capture thread reads them until the link is quiet (bounded), sends them and its
+        // final counters, and ends.
+        stopper.stop();
+        if !closed {
+            while let Some(m) = rx.recv().await {
+                if let Some(e) = self.message(m, analyzer, report)? {
+                    loop_err = Some(e);
                 }
             }
         }
-        let stat = stream.capture_mut().stats().ok();
-        Ok((stat, loop_err))
+        if thread.join().is_err() {
+            loop_err.get_or_insert(LiveError::Read { iface, msg: "the capture thread stopped unexpectedly".into() });
+        }
+        Ok((self.stat, loop_err))
     }
 }
 

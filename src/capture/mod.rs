@@ -3,8 +3,11 @@
 
 pub mod file;
 pub mod handoff;
+pub mod savefile;
 #[cfg(feature = "live")]
 pub mod live;
+#[cfg(feature = "live")]
+pub mod mover;
 
 use crate::time::Timestamp;
 
