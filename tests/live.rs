@@ -138,47 +138,11 @@ fn live_session_over(tag: &str, sig: &str, wait_for_row: bool, https: Option<&Ht
     let port = free_port();
     let (csv, pcap) = (tmp(&format!("{tag}.csv")), tmp(&format!("{tag}.pcap")));
 
-    let mut server_cmd = Command::new(&py);
-    server_cmd.arg(&gen).args(["server", "--port", &port.to_string(), "--json-first", "3"]);
-    if let Some(h) = https {
-        server_cmd.arg("--tls-cert").arg(&h.cert).arg("--tls-key").arg(&h.key);
-    }
-    let server = Reaper(
-        server_cmd
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    wait_until("the MCP server's port", Duration::from_secs(30), || TcpStream::connect(("127.0.0.1", port)).is_ok());
+    let server = sample_server(&py, &gen, port, https);
 
-    let filter = format!("tcp port {port}");
-    let mut sensor_cmd = bin();
-    sensor_cmd.args(["-i", "lo", "-w", pcap.to_str().unwrap(), "-o", csv.to_str().unwrap()]);
-    if let Some(h) = https {
-        sensor_cmd.arg("--keylog").arg(&h.keylog);
-    }
-    // The capture filter comes last, as with tcpdump: it takes every word after it.
-    sensor_cmd.arg(&filter);
-    let mut sensor = Reaper(
-        sensor_cmd
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap(),
-    );
-    // The sensor's stderr, line by line, from a thread: "listening on" first, the summary at the end.
-    let (tx, rx) = mpsc::channel();
-    let err = BufReader::new(sensor.0.stderr.take().unwrap());
-    let reader = std::thread::spawn(move || {
-        let mut all = String::new();
-        for line in err.lines().map_while(Result::ok) {
-            tx.send(line.clone()).ok();
-            all.push_str(&line);
-            all.push('\n');
-        }
-        all
-    });
-    let first = rx.recv_timeout(Duration::from_secs(20)).expect("sensor announces itself");
-    assert!(first.starts_with("mcptap: listening on lo"), "{first}");
+    let keylog = https.map(|h| h.keylog.to_str().unwrap().to_string());
+    let extra: Vec<&str> = keylog.as_deref().map(|k| vec!["--keylog", k]).unwrap_or_default();
+    let (mut sensor, reader) = start_sensor(&extra, &csv, &pcap, port);
 
     let mut client_cmd = Command::new(&py);
     let scheme = if https.is_some() { "https" } else { "http" };
@@ -217,14 +181,7 @@ fn live_session_over(tag: &str, sig: &str, wait_for_row: bool, https: Option<&Ht
     }
     assert!(client.0.wait().unwrap().success(), "the SDK client failed");
 
-    signal(sensor.0.id(), sig);
-    let mut status = None;
-    wait_until("the sensor to stop", Duration::from_secs(20), || {
-        status = sensor.0.try_wait().unwrap();
-        status.is_some()
-    });
-    let stderr = reader.join().unwrap();
-    assert_eq!(status.unwrap().code(), Some(0), "{stderr}");
+    let stderr = stop_sensor(&mut sensor, reader, sig);
     drop(server);
 
     let rows = csv_rows(&std::fs::read_to_string(&csv).unwrap());
@@ -313,8 +270,22 @@ fn live_https_decrypts_with_the_key_log_the_client_writes_as_it_goes() {
     assert_same_as_offline_with(&run, &["--keylog", https.keylog.to_str().unwrap()]);
 }
 
+/// The sample server behind its JSON-first gateway (the silent downgrade), over TLS with `https`, once its
+/// port accepts.
+fn sample_server(py: &Path, gen: &Path, port: u16, https: Option<&Https>) -> Reaper {
+    let mut cmd = Command::new(py);
+    cmd.arg(gen).args(["server", "--port", &port.to_string(), "--json-first", "3"]);
+    if let Some(h) = https {
+        cmd.arg("--tls-cert").arg(&h.cert).arg("--tls-key").arg(&h.key);
+    }
+    let server = Reaper(cmd.stderr(Stdio::null()).spawn().unwrap());
+    wait_until("the MCP server's port", Duration::from_secs(30), || TcpStream::connect(("127.0.0.1", port)).is_ok());
+    server
+}
+
 /// A sensor on lo for `tcp port PORT` with `-o report -w pcap` and `extra` flags, once it listens; its
-/// standard error is collected by the returned thread.
+/// standard error is collected, line by line, by the returned thread ("listening on" first, the summary
+/// at the end). The capture filter comes last, as with tcpdump: it takes every word after it.
 fn start_sensor(extra: &[&str], report: &Path, pcap: &Path, port: u16) -> (Reaper, std::thread::JoinHandle<String>) {
     let mut sensor = Reaper(
         bin()
@@ -345,9 +316,9 @@ fn start_sensor(extra: &[&str], report: &Path, pcap: &Path, port: u16) -> (Reape
     (sensor, reader)
 }
 
-/// SIGINT, a clean exit, and the sensor's standard error.
-fn stop_sensor(sensor: &mut Reaper, reader: std::thread::JoinHandle<String>) -> String {
-    signal(sensor.0.id(), "-INT");
+/// A stop signal (`-INT`, `-TERM`), a clean exit, and the sensor's standard error.
+fn stop_sensor(sensor: &mut Reaper, reader: std::thread::JoinHandle<String>, sig: &str) -> String {
+    signal(sensor.0.id(), sig);
     let mut status = None;
     wait_until("the sensor to stop", Duration::from_secs(20), || {
         status = sensor.0.try_wait().unwrap();
@@ -384,13 +355,12 @@ fn live_g_rotates_the_packet_file_and_rows_name_the_file_of_their_frames() {
     let gen = root().join("samples/gen/py/mcp_sample.py");
     let port = free_port();
     let (report, pcap) = (tmp("g.csv"), tmp("g.pcap"));
-    let _server = Reaper(Command::new(&py).arg(&gen).args(["server", "--port", &port.to_string(), "--json-first", "3"]).stderr(Stdio::null()).spawn().unwrap());
-    wait_until("the MCP server's port", Duration::from_secs(30), || TcpStream::connect(("127.0.0.1", port)).is_ok());
+    let _server = sample_server(&py, &gen, port, None);
     let (mut sensor, reader) = start_sensor(&["-G", "1"], &report, &pcap, port);
     sdk_client(&py, &gen, port);
     std::thread::sleep(Duration::from_millis(1200));
     sdk_client(&py, &gen, port);
-    let stderr_text = stop_sensor(&mut sensor, reader);
+    let stderr_text = stop_sensor(&mut sensor, reader, "-INT");
     // tcpdump -G/-C names: FILE, FILE1, FILE2, ...
     let files: Vec<PathBuf> = (0..).map(|k| if k == 0 { pcap.clone() } else { PathBuf::from(format!("{}{k}", pcap.display())) }).take_while(|p| p.exists()).collect();
     assert!(files.len() >= 2, "one packet file per second of capture time: {files:?}\n{stderr_text}");
@@ -452,8 +422,7 @@ fn live_jsonl_rows_survive_a_sighup_rotation_with_none_lost_or_repeated() {
     let (report, pcap) = (tmp("rot.jsonl"), tmp("rot.pcap"));
     let (report_old, pcap_old) = (tmp("rot.jsonl.1"), tmp("rot.pcap.1"));
     let stats = tmp("rot.stats");
-    let _server = Reaper(Command::new(&py).arg(&gen).args(["server", "--port", &port.to_string(), "--json-first", "3"]).stderr(Stdio::null()).spawn().unwrap());
-    wait_until("the MCP server's port", Duration::from_secs(30), || TcpStream::connect(("127.0.0.1", port)).is_ok());
+    let _server = sample_server(&py, &gen, port, None);
     let stats_arg = stats.to_str().unwrap();
     let (mut sensor, reader) = start_sensor(&["--format", "jsonl", "--sensor", "tap-7", "--stats-interval", "1", "--stats-file", stats_arg], &report, &pcap, port);
     let client = || sdk_client(&py, &gen, port);
@@ -465,7 +434,7 @@ fn live_jsonl_rows_survive_a_sighup_rotation_with_none_lost_or_repeated() {
     wait_until("the sensor to reopen its files", Duration::from_secs(20), || pcap.exists() && report.exists());
     client();
     wait_until("the second session's row in the new report", Duration::from_secs(30), || downgrades(&jsonl_rows(&report)) == 1);
-    let stderr_text = stop_sensor(&mut sensor, reader);
+    let stderr_text = stop_sensor(&mut sensor, reader, "-INT");
     assert!(stderr_text.contains("MCP-SSE-DOWNGRADE: 2"), "{stderr_text}");
 
     let (old, new) = (jsonl_rows(&report_old), jsonl_rows(&report));

@@ -33,40 +33,10 @@ cleanup() {
 }
 trap 'cleanup; rm -rf "$WORK"' EXIT INT TERM
 
-# nginx_conf PORT BACKEND on|off: a config of our own (prefix and temp paths in $WORK).
+# nginx_conf PORT BACKEND on|off: a config of our own in $WORK/nginx-PORT (lib.sh), whose folder it prints.
 nginx_conf() {
-    local port=$1 backend=$2 gz=$3 dir="$WORK/nginx-$1"
-    mkdir -p "$dir/tmp"
-    cat >"$dir/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $dir/tmp/body;
-    proxy_temp_path $dir/tmp/proxy;
-    fastcgi_temp_path $dir/tmp/fastcgi;
-    uwsgi_temp_path $dir/tmp/uwsgi;
-    scgi_temp_path $dir/tmp/scgi;
-    server {
-        listen 127.0.0.1:$port;
-        gzip $gz;
-        gzip_types application/json text/event-stream;
-        gzip_proxied any;
-        gzip_min_length 0;
-        location / {
-            proxy_pass http://127.0.0.1:$backend;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_buffering off;
-            proxy_read_timeout 120s;
-        }
-    }
-}
-CONF
-    echo "$dir"
+    write_nginx_conf "$WORK/nginx-$1" "$1" "$2" "$3"
+    echo "$WORK/nginx-$1"
 }
 
 # capture FILE PORT -- SERVER-CMD... -- [nginx on|off BACKEND-PORT]

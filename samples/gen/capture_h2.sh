@@ -51,39 +51,7 @@ H2="$GEN/py/h2_sample.py"
 # (so SSE flows); gzip on|off for JSON and SSE replies.
 nginx_start() {
     local port=$1 backend=$2 gz=$3 dir="$WORK/nginx-$1"
-    mkdir -p "$dir/tmp"
-    cat >"$dir/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $dir/tmp/body;
-    proxy_temp_path $dir/tmp/proxy;
-    fastcgi_temp_path $dir/tmp/fastcgi;
-    uwsgi_temp_path $dir/tmp/uwsgi;
-    scgi_temp_path $dir/tmp/scgi;
-    server {
-        listen $HOST:$port ssl http2;
-        ssl_certificate $WORK/cert.pem;
-        ssl_certificate_key $WORK/key.pem;
-        ssl_protocols TLSv1.3;
-        gzip $gz;
-        gzip_types application/json text/event-stream;
-        gzip_proxied any;
-        gzip_min_length 0;
-        location / {
-            proxy_pass http://$HOST:$backend;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_buffering off;
-            proxy_read_timeout 120s;
-        }
-    }
-}
-CONF
+    write_nginx_conf "$dir" "$port" "$backend" "$gz" "$WORK/cert.pem" "$WORK/key.pem"
     nginx -p "$dir" -c "$dir/nginx.conf" >"$dir/out.log" 2>&1 &
     NGINX_PID=$!
     wait_port "$port"

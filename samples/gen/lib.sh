@@ -52,3 +52,46 @@ check() {
     mkdir -p "$GEN/wire"
     (cd "$OUT" && "$PY" "$GEN/py/describe.py" "$1") >"$GEN/wire/$1.txt"
 }
+
+# write_nginx_conf DIR PORT BACKEND on|off [CERT KEY]: an nginx config of our own in DIR/nginx.conf (prefix,
+# pid and temp paths in DIR; run it with `nginx -p DIR -c DIR/nginx.conf`), listening on HOST:PORT (with CERT
+# and KEY: TLS 1.3 and HTTP/2, `listen ... ssl http2`), proxying to HOST:BACKEND over HTTP/1.1 without
+# buffering (so SSE flows event by event), gzip on|off for JSON and SSE replies.
+write_nginx_conf() {
+    local dir=$1 port=$2 backend=$3 gz=$4 cert=${5:-} key=${6:-} listen="$HOST:$2" tls=""
+    if [ -n "$cert" ]; then
+        listen="$listen ssl http2"
+        tls="ssl_certificate $cert; ssl_certificate_key $key; ssl_protocols TLSv1.3;"
+    fi
+    mkdir -p "$dir/tmp"
+    cat >"$dir/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $dir/tmp/body;
+    proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi;
+    uwsgi_temp_path $dir/tmp/uwsgi;
+    scgi_temp_path $dir/tmp/scgi;
+    server {
+        listen $listen;
+        $tls
+        gzip $gz;
+        gzip_types application/json text/event-stream;
+        gzip_proxied any;
+        gzip_min_length 0;
+        location / {
+            proxy_pass http://$HOST:$backend;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_buffering off;
+            proxy_read_timeout 120s;
+        }
+    }
+}
+CONF
+}
