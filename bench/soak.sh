@@ -7,7 +7,7 @@
 #
 #   sudo bench/soak.sh [CAPTURE]        default: the 1 GiB benchmark capture (bench/run.sh makes it)
 #
-# Environment: RATES (Mbit/s, space-separated, `top` for --topspeed; default "100 200 400 800 top"),
+# Environment: RATES (Mbit/s, space-separated, `top` for --topspeed; default "200 400 800 1000 top"),
 # DURATION (seconds per rate, default 600), MTU (default 9000: the capture's frames exceed 1500 bytes, and at
 # MTU 1500 tcpreplay silently fails to send some of them), MCPTAP (the live build, default
 # target/release/mcptap). Needs root, iproute2, tcpreplay, GNU time, python3 (for the row comparison).
@@ -16,7 +16,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cap="${1:-$root/target/bench/mcp_1073741824_s42.pcap}"
-rates="${RATES:-100 200 400 800 top}"
+rates="${RATES:-200 400 800 1000 top}"
 duration="${DURATION:-600}"
 mtu="${MTU:-9000}"
 bin="${MCPTAP:-$root/target/release/mcptap}"
