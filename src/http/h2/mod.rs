@@ -338,13 +338,7 @@ impl H2Connection {
             for s in c.streams.values_mut() {
                 match dir {
                     Direction::ToServer => end_body(s.request.take(), false, MessageEnd::Interrupted, o),
-                    Direction::ToClient => {
-                        if matches!(s.response, Response::Body(_)) {
-                            if let Response::Body(body) = std::mem::replace(&mut s.response, Response::Done) {
-                                end_body(Some(body), false, MessageEnd::Interrupted, o);
-                            }
-                        }
-                    }
+                    Direction::ToClient => end_body(s.response.take_body(), false, MessageEnd::Interrupted, o),
                 }
             }
         });
@@ -577,11 +571,7 @@ impl H2Connection {
 
     fn end_response<F: FnMut(HttpEvent<'_>)>(&mut self, id: u32, out: &mut Out<'_, F>) {
         let Some(s) = self.streams.get_mut(&id) else { return };
-        if matches!(s.response, Response::Body(_)) {
-            if let Response::Body(body) = std::mem::replace(&mut s.response, Response::Done) {
-                end_body(Some(body), true, MessageEnd::Complete, out);
-            }
-        }
+        end_body(s.response.take_body(), true, MessageEnd::Complete, out);
         s.state = s.state.step(StreamInput::EndStream(Direction::ToClient));
         self.forget_if_closed(id);
     }
@@ -597,9 +587,7 @@ impl H2Connection {
         let Some(mut s) = self.streams.remove(&id) else { return };
         s.state = s.state.step(StreamInput::Reset);
         end_body(s.request.take(), false, end, out);
-        if let Response::Body(body) = s.response {
-            end_body(Some(body), false, end, out);
-        }
+        end_body(s.response.take_body(), false, end, out);
     }
 }
 

@@ -80,6 +80,19 @@ pub enum Response {
     Done,
 }
 
+impl Response {
+    /// The body stage of a response in its body, which is `Done` after; any other state stays as it is.
+    pub fn take_body(&mut self) -> Option<Content> {
+        match std::mem::replace(self, Response::Done) {
+            Response::Body(b) => Some(b),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+}
+
 /// One stream and the exchange it carries.
 #[derive(Debug)]
 pub struct Stream {
