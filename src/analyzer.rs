@@ -42,6 +42,10 @@ pub struct HttpCounters {
     pub undecoded: BTreeMap<&'static str, u64>,
     /// HTTP/2 connections, summed when each closes.
     pub h2: H2Stats,
+    /// Requests whose response a capture gap took (`HttpEvent::ResponseLost`), and requests it took
+    /// (`HttpEvent::RequestLost`).
+    pub responses_lost: u64,
+    pub requests_lost: u64,
 }
 
 /// Distinct media types counted by name in [`HttpCounters::responses_by_type`].
@@ -145,9 +149,11 @@ pub fn plural(n: u64, word: &str) -> String {
 /// is byte-identical.
 #[derive(Debug)]
 pub enum Cmd<'a> {
-    Open { conn: ConnId, client: SocketAddr, server: SocketAddr },
+    Open { conn: ConnId, client: SocketAddr, server: SocketAddr, midstream: bool },
     Http { conn: ConnId, ev: HttpEvent<'a> },
-    Gap { conn: ConnId, len: u64, frame: u64 },
+    Gap { conn: ConnId, dir: Direction, len: u64, frame: u64 },
+    /// The capture lost sight of the connection (`FlowEvent::Unacked`).
+    Unacked { conn: ConnId },
     End { conn: ConnId, dir: Direction, reason: EndReason },
     Close { conn: ConnId, ts: Timestamp },
     /// Capture time moved (after the front half expired its idle connections).
@@ -381,9 +387,10 @@ impl Back {
 
     fn apply<F: FnMut(Fact)>(mcp: &mut McpTracker, cmd: Cmd<'_>, mut on_fact: F) {
         match cmd {
-            Cmd::Open { conn, client, server } => mcp.open(conn, client, server),
+            Cmd::Open { conn, client, server, midstream } => mcp.open(conn, client, server, midstream),
             Cmd::Http { conn, ev } => mcp.http(conn, ev, &mut on_fact),
-            Cmd::Gap { conn, len, frame } => mcp.gap(conn, len, frame),
+            Cmd::Gap { conn, dir, len, frame } => mcp.gap(conn, dir, len, frame),
+            Cmd::Unacked { conn } => mcp.unacked(conn),
             Cmd::End { conn, dir, reason } => mcp.end(conn, dir, reason),
             Cmd::Close { conn, ts } => mcp.close(conn, ts, &mut on_fact),
             Cmd::Advance(now) => mcp.advance(now, &mut on_fact),
@@ -544,11 +551,11 @@ fn route<F: FnMut(Cmd<'_>)>(
         deliver_cmd(conn, hev, counters, log, out);
     };
     match ev {
-        FlowEvent::Open { conn, client, server, ts, .. } => {
+        FlowEvent::Open { conn, client, server, midstream, ts, .. } => {
             // ALLOC: HTTP state per open connection, bounded by limits::max_connections
             http.insert(conn, HttpConn::new(limits));
             tls.open(conn, client, server, ts);
-            out(Cmd::Open { conn, client, server });
+            out(Cmd::Open { conn, client, server, midstream });
             if let Some(l) = http_log {
                 l.open(conn, client, server);
             }
@@ -567,11 +574,12 @@ fn route<F: FnMut(Cmd<'_>)>(
             }
         }
         FlowEvent::Gap { conn, dir, len, frame, ts } => {
-            out(Cmd::Gap { conn, len, frame });
+            out(Cmd::Gap { conn, dir, len, frame });
             if let Some(h) = http.get_mut(&conn) {
                 tls.gap(conn, dir, len, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, http_log, out)));
             }
         }
+        FlowEvent::Unacked { conn, .. } => out(Cmd::Unacked { conn }),
         FlowEvent::End { conn, dir, reason, frame, ts } => {
             tls.end(conn);
             out(Cmd::End { conn, dir, reason });
@@ -616,6 +624,8 @@ fn deliver_cmd<F: FnMut(Cmd<'_>)>(conn: ConnId, hev: HttpEvent<'_>, counters: &m
             *counters.undecoded.entry(reason.as_str()).or_default() += 1;
         }
         HttpEvent::Sse { .. } => counters.sse_events += 1,
+        HttpEvent::ResponseLost { .. } => counters.responses_lost += 1,
+        HttpEvent::RequestLost { .. } => counters.requests_lost += 1,
         HttpEvent::Anomaly { kind, .. } => *counters.anomalies.entry(*kind).or_default() += 1,
         _ => {}
     }
@@ -679,6 +689,13 @@ impl fmt::Display for Summary {
             t.out_of_order_segments,
             t.overlap_conflicts
         )?;
+        if t.unacked_silences > 0 {
+            writeln!(
+                f,
+                "  tcp:       {} connections fell silent with bytes their peer never acknowledged (the capture lost their packets)",
+                t.unacked_silences
+            )?;
+        }
         if t.ooo_cap_hits + t.connection_cap_hits > 0 {
             writeln!(f, "  caps hit:  {} out-of-order buffer, {} connection table", t.ooo_cap_hits, t.connection_cap_hits)?;
         }
@@ -689,9 +706,11 @@ impl fmt::Display for Summary {
         let anomalies: Vec<String> = h.anomalies.iter().map(|(k, v)| format!("{v} {k:?}")).collect();
         writeln!(
             f,
-            "  http:      {} requests, {} responses, {} SSE events; anomalies: {}",
+            "  http:      {} requests{}, {} responses{}, {} SSE events; anomalies: {}",
             h.requests,
+            if h.requests_lost > 0 { format!(" ({} more lost in capture gaps)", h.requests_lost) } else { String::new() },
             h.responses,
+            if h.responses_lost > 0 { format!(" ({} more lost in capture gaps)", h.responses_lost) } else { String::new() },
             h.sse_events,
             if anomalies.is_empty() { "none".to_string() } else { anomalies.join(", ") }
         )?;

@@ -212,6 +212,9 @@ facts! {
         prev_frame: Int,
         /// Frame of this response head.
         frame: Int,
+        /// Server bytes of this exchange were lost to a capture gap before it was judged: the events, ids
+        /// and reply the stream did not show may be the capture's loss (reported by CAPTURE-GAPS).
+        capture_loss: Bool,
     }
 
     /// An SSE response stream (POST reply or GET stream) ended. Emitted for every SSE stream.
@@ -238,8 +241,9 @@ facts! {
         retry_seen: Bool,
         /// The response had `X-Accel-Buffering: no`.
         x_accel_no: Bool,
-        /// The connection lost bytes to a capture gap before the stream ended: what is missing may be the
-        /// capture's loss, not the peer's (reported by CAPTURE-GAPS).
+        /// Server bytes of this exchange were lost to a capture gap before the stream ended (or its
+        /// response head may lie in one): what is missing may be the capture's loss, not the peer's
+        /// (reported by CAPTURE-GAPS).
         capture_loss: Bool,
         /// Events that arrived within 100 ms after the longest silence before an event (a flushed buffer).
         burst_events: Int,
@@ -254,6 +258,9 @@ facts! {
         /// The JSON-RPC id as written (`7`, `"a"`).
         id: Str,
         waiting_secs: Int,
+        /// Server bytes were lost to a capture gap while the request waited: its answer may lie in the gap
+        /// (reported by CAPTURE-GAPS).
+        capture_loss: Bool,
     }
 
     /// An SSE event id broke the cursor rules: it repeated in the session or went backwards on its stream.
@@ -430,6 +437,9 @@ facts! {
         old_id_minted: Bool,
         /// The capture saw an `initialize` of this client address toward this server.
         client_initialized: Bool,
+        /// (`request`) The capture lost server bytes toward this client: the `initialize` result that
+        /// minted `new_id` may be among them. Always false for `response`.
+        capture_loss: Bool,
     }
 
     /// Bytes of a session's streams were lost to capture gaps (coverage notice; one per server).

@@ -65,8 +65,9 @@ impl Batch {
     fn push(&mut self, cmd: Cmd<'_>) {
         let item = match cmd {
             Cmd::Http { conn, ev } => self.detach(conn, ev),
-            Cmd::Open { conn, client, server } => Item::Cmd(Cmd::Open { conn, client, server }),
-            Cmd::Gap { conn, len, frame } => Item::Cmd(Cmd::Gap { conn, len, frame }),
+            Cmd::Open { conn, client, server, midstream } => Item::Cmd(Cmd::Open { conn, client, server, midstream }),
+            Cmd::Gap { conn, dir, len, frame } => Item::Cmd(Cmd::Gap { conn, dir, len, frame }),
+            Cmd::Unacked { conn } => Item::Cmd(Cmd::Unacked { conn }),
             Cmd::End { conn, dir, reason } => Item::Cmd(Cmd::End { conn, dir, reason }),
             Cmd::Close { conn, ts } => Item::Cmd(Cmd::Close { conn, ts }),
             Cmd::Advance(t) => Item::Cmd(Cmd::Advance(t)),
@@ -93,6 +94,8 @@ impl Batch {
             E::SseBody { tx, len, frame, ts } => E::SseBody { tx, len, frame, ts },
             E::SseComment { tx, frame, ts } => E::SseComment { tx, frame, ts },
             E::ResponseEnd { tx, end, frame, ts } => E::ResponseEnd { tx, end, frame, ts },
+            E::ResponseLost { tx, frame, ts } => E::ResponseLost { tx, frame, ts },
+            E::RequestLost { tx, frame, ts } => E::RequestLost { tx, frame, ts },
             E::Anomaly { kind, frame, ts } => E::Anomaly { kind, frame, ts },
             E::RequestBodyGap { tx, len, frame, ts } => E::RequestBodyGap { tx, len, frame, ts },
             E::ResponseBodyGap { tx, len, frame, ts } => E::ResponseBodyGap { tx, len, frame, ts },
@@ -253,7 +256,7 @@ mod tests {
         b.push(Cmd::Http { conn, ev: HttpEvent::RequestBody { tx: 0, bytes: b"{\"a\":1}", frame: 3, ts } });
         b.push(Cmd::Http { conn, ev: HttpEvent::ResponseBody { tx: None, bytes: b"xyz", frame: 4, ts } });
         b.push(Cmd::Http { conn, ev: HttpEvent::ResponseEnd { tx: None, end: MessageEnd::Complete, frame: 5, ts } });
-        b.push(Cmd::Gap { conn, len: 7, frame: 6 });
+        b.push(Cmd::Gap { conn, dir: crate::decode::flow_key::Direction::ToClient, len: 7, frame: 6 });
         assert_eq!(b.arena, b"{\"a\":1}xyz");
         let Batch { items, arena, .. } = &mut b;
         let got: Vec<String> = items.drain(..).map(|i| format!("{:?}", attach(i, arena))).collect();

@@ -3,7 +3,7 @@
 //! reassembly must hold: the same incidents without loss, gaps reported with loss, no false downgrade.
 
 use crate::common::*;
-use crate::pcapedit::{cut_start, impair, scratch, snap, Pcap};
+use crate::pcapedit::{cut_start, drop_runs, impair, scratch, snap, Pcap};
 
 /// (rule_id, severity, session_id, count) of each incident.
 fn incidents(csv: &str) -> Vec<(String, String, String, String)> {
@@ -88,6 +88,63 @@ fn lost_segments_are_reported_as_gaps_of_exactly_their_bytes() {
         }
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `(rule, session)` of each MCP verdict of medium severity or more: what the loss of packets must never add.
+fn mcp_verdicts(csv: &str) -> std::collections::BTreeSet<(String, String)> {
+    csv_rows(csv)
+        .into_iter()
+        .skip(1)
+        .filter(|r| r[2].starts_with("MCP-") && matches!(r[3].as_str(), "medium" | "high" | "critical"))
+        .map(|r| (r[2].clone(), r[4].clone()))
+        .collect()
+}
+
+#[test]
+fn dropped_packet_runs_never_become_mcp_verdicts() {
+    // A full capture ring (kernel drops) loses runs of packets of both directions: data, the ACKs that
+    // would reveal the hole, the FIN. What the capture lost is reported by CAPTURE-GAPS; a stream whose
+    // reply, ids or end went in the loss, a request whose answer did, a response HTTP would pair with the
+    // wrong request after a lost one, must never become a verdict about the peers.
+    let dir = scratch("runs");
+    let (mut dropped, mut gapped) = (0, 0);
+    let mut wrong = Vec::new();
+    for p in samples() {
+        let Some(pcap) = Pcap::read(&p) else { continue };
+        let keys = p.with_extension("keys");
+        let args = |f: &std::path::Path| {
+            let mut a = vec!["-r".to_string(), f.display().to_string()];
+            if keys.exists() {
+                a.extend(["--keylog".to_string(), keys.display().to_string()]);
+            }
+            a
+        };
+        let report = |f: &std::path::Path| {
+            let a = args(f);
+            let o = run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+            assert!(o.status.success(), "{}: exit {:?}: {}", f.display(), o.status.code(), stderr(&o));
+            stdout(&o)
+        };
+        let clean = mcp_verdicts(&report(&p));
+        for (seed, per_mille, max_run) in [(21, 10, 4), (22, 20, 12), (23, 40, 40)] {
+            let (bad, n) = drop_runs(&pcap, seed, per_mille, max_run);
+            if n == 0 {
+                continue;
+            }
+            dropped += n;
+            let f = dir.join(format!("{seed}-{}", p.file_name().unwrap().to_string_lossy()));
+            bad.write(&f);
+            let csv = report(&f);
+            gapped += usize::from(csv_rows(&csv).iter().any(|r| r[2] == "CAPTURE-GAPS"));
+            let added: Vec<_> = mcp_verdicts(&csv).difference(&clean).cloned().collect();
+            if !added.is_empty() {
+                wrong.push(format!("{} seed {seed} ({n} packets dropped): {added:?}", p.file_name().unwrap().to_string_lossy()));
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(wrong.is_empty(), "dropped packets made verdicts the clean capture does not have:\n{}", wrong.join("\n"));
+    assert!(dropped > 2000 && gapped > 50, "too little damage done: {dropped} packets dropped, {gapped} reports with gaps");
 }
 
 #[test]

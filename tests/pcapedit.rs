@@ -203,3 +203,25 @@ pub fn snap(p: &Pcap, snaplen: usize) -> Pcap {
 pub fn scratch(tag: &str) -> crate::common::Scratch {
     crate::common::Scratch::new(tag)
 }
+
+/// What a full capture ring does: runs of consecutive packets of every kind (data, ACKs, FINs, both
+/// directions) never reach the capture. A run starts at a packet with probability `per_mille` / 1000 and
+/// is 1 to `max_run` packets long. Returns the damaged capture and the packets dropped.
+pub fn drop_runs(p: &Pcap, seed: u64, per_mille: u64, max_run: u64) -> (Pcap, usize) {
+    let mut rng = Lcg(seed);
+    let mut left = 0;
+    let mut dropped = 0;
+    let mut out = Vec::with_capacity(p.records.len());
+    for r in &p.records {
+        if left == 0 && rng.next() % 1000 < per_mille {
+            left = 1 + rng.next() % max_run.max(1);
+        }
+        if left > 0 {
+            left -= 1;
+            dropped += 1;
+        } else {
+            out.push(r.clone());
+        }
+    }
+    (Pcap { records: out, ..p.clone() }, dropped)
+}

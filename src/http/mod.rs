@@ -30,6 +30,15 @@
 //! framing, in a close-delimited body, anywhere in an SSE stream — ends the current message with
 //! [`MessageEnd::Gap`]; a gap in an unfinished head drops it (nothing was emitted for it yet). Either
 //! way the direction then resynchronises.
+//! A gap in the response direction between responses (or in an unfinished response head) took the head
+//! of the oldest unanswered request's response with it: that request is paired with nothing
+//! ([`HttpEvent::ResponseLost`]) and the next response head seen answers the request after it, as it
+//! did on the wire (RFC 9112 §9.3.2: responses come in request order). Without this one lost response
+//! would shift every later pairing on the connection by one. In the request direction such a gap took a
+//! request's head: a stand-in transaction ([`HttpEvent::RequestLost`]) takes its place in the pairing,
+//! so its response answers the stand-in rather than the request seen next. At most one per
+//! resynchronisation episode: a gap may hold more than one whole message, but the capture cannot say how
+//! many.
 //! A gap inside a coded body (gzip, br, ...) is skipped by the framing all the same, but the decoder
 //! cannot resynchronise past it: the body is reported [`HttpEvent::RequestUndecoded`] /
 //! [`HttpEvent::ResponseUndecoded`] (reason `capture gap`) and nothing more of it is delivered.
@@ -310,6 +319,12 @@ pub enum HttpEvent<'a> {
     /// An SSE `:` comment line (keep-alive).
     SseComment { tx: Option<TxId>, frame: u64, ts: Timestamp },
     ResponseEnd { tx: Option<TxId>, end: MessageEnd, frame: u64, ts: Timestamp },
+    /// The response to request `tx` was lost to a capture gap (its head, or all of it): nothing else
+    /// will be paired with `tx` (see the module's gap policy).
+    ResponseLost { tx: TxId, frame: u64, ts: Timestamp },
+    /// A request (its head, or all of it) was lost to a capture gap: `tx` stands in for it, so its
+    /// response, when seen, is paired with `tx` and no `Request` event.
+    RequestLost { tx: TxId, frame: u64, ts: Timestamp },
     Anomaly { kind: HttpAnomaly, frame: u64, ts: Timestamp },
     /// `len` bytes of a request body were lost in a capture gap; the body goes on after them (its
     /// framing was known). Added by the http module.
@@ -465,11 +480,14 @@ struct Half {
     carry: Vec<u8>,
     /// A `Resync` anomaly was emitted and no head has parsed since (one anomaly per episode).
     resyncing: bool,
+    /// Since the last response head, a gap already ended a response or took one (`ResponseLost`): the
+    /// bytes until the next head belong to that response, so a further gap there takes no other.
+    gap_accounted: bool,
 }
 
 impl Half {
     fn new() -> Self {
-        Half { state: HalfState::Head { check: Some(StartCheck::Lenient) }, carry: Vec::new(), resyncing: false }
+        Half { state: HalfState::Head { check: Some(StartCheck::Lenient) }, carry: Vec::new(), resyncing: false, gap_accounted: false }
     }
 
     fn release_carry(&mut self) {
@@ -491,6 +509,8 @@ struct Pairing {
     // ALLOC: pending HEAD/CONNECT requests, bounded by limits::max_pending_per_session.
     special: VecDeque<(TxId, ReqMethod)>,
     max_special: usize,
+    /// A response went in a gap while no request was pending; claimed by the next lost request.
+    lost_unclaimed: bool,
 }
 
 impl Pairing {
@@ -561,6 +581,7 @@ impl HttpConnection {
                 oldest: 0,
                 special: VecDeque::new(),
                 max_special: limits.max_pending_per_session,
+                lost_unclaimed: false,
             },
             stats: HttpStats::default(),
             decoded: 0,
@@ -621,16 +642,40 @@ impl HttpConnection {
             return;
         }
         let state = std::mem::replace(&mut half.state, HalfState::Ended);
+        let lost_head = matches!(state, HalfState::Head { .. } | HalfState::Skip { .. });
+        if lost_head && !half.gap_accounted {
+            match dir {
+                Direction::ToClient => match self.pairing.pop() {
+                    Some((tx, _)) => sink.emit(HttpEvent::ResponseLost { tx, frame, ts }),
+                    // A loss of both directions at once (a burst of dropped packets) may reach the
+                    // response direction first: the lost response is that of a request the other
+                    // direction's gap is about to report.
+                    None => self.pairing.lost_unclaimed = true,
+                },
+                // A request whose head the gap took still gets its response: it answers this stand-in,
+                // not the request seen next; unless that response went in a gap already.
+                Direction::ToServer => {
+                    if !std::mem::take(&mut self.pairing.lost_unclaimed) {
+                        let (tx, _) = self.pairing.push(ReqMethod::Other);
+                        sink.emit(HttpEvent::RequestLost { tx, frame, ts });
+                    }
+                }
+            }
+        }
         half.state = match state {
             HalfState::Head { .. } => {
                 if !half.carry.is_empty() {
                     sink.stats.partial_heads_dropped = sink.stats.partial_heads_dropped.saturating_add(1);
                 }
                 half.release_carry();
+                half.gap_accounted = true;
                 // The bytes after a gap start anywhere; check them like a connection start.
                 HalfState::Head { check: Some(StartCheck::Lenient) }
             }
-            HalfState::Skip { .. } => HalfState::Skip { line_start: false },
+            HalfState::Skip { .. } => {
+                half.gap_accounted = true;
+                HalfState::Skip { line_start: false }
+            }
             HalfState::Body(mut run) => {
                 if !run.content.is_sse() && run.decoder.skip_gap(len) {
                     sink.body_gap(run.content.tx(), len);
@@ -646,6 +691,7 @@ impl HttpConnection {
                     run.content.drop_partial(&mut sink);
                     run.content.gap(&mut sink);
                     sink.end(run.content.tx(), MessageEnd::Gap);
+                    half.gap_accounted = true;
                     HalfState::Head { check: Some(StartCheck::Lenient) }
                 }
             }
@@ -912,6 +958,7 @@ fn on_request<F: FnMut(HttpEvent<'_>)>(
     sink: &mut Sink<'_, F>,
 ) {
     half.resyncing = false;
+    half.gap_accounted = false;
     bump(&mut sink.stats.headers_dropped, dropped);
     sink.stats.requests = sink.stats.requests.saturating_add(1);
     let decision = body::request_body(&head.headers);
@@ -920,6 +967,7 @@ fn on_request<F: FnMut(HttpEvent<'_>)>(
         BodyKind::Chunked => BodyCodings::from_headers(&head.headers),
         _ => None,
     };
+    pairing.lost_unclaimed = false;
     let (tx, overflow) = pairing.push(ReqMethod::of(&head.method));
     let (frame, ts) = (sink.frame, sink.ts);
     sink.emit(HttpEvent::Request { tx, head, frame, ts });
@@ -958,6 +1006,7 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
     sink: &mut Sink<'_, F>,
 ) -> bool {
     half.resyncing = false;
+    half.gap_accounted = false;
     bump(&mut sink.stats.headers_dropped, dropped);
     let (frame, ts) = (sink.frame, sink.ts);
     let status = head.status;
@@ -1175,6 +1224,8 @@ mod tests {
         Anomaly(HttpAnomaly),
         ReqUndecoded { tx: TxId, coding: String, reason: Undecoded },
         RespUndecoded { tx: Option<TxId>, coding: String, reason: Undecoded },
+        RespLost { tx: TxId },
+        ReqLost { tx: TxId },
     }
 
     /// `SseBody` lengths depend on how the input was split; the split-invariance tests compare the rest.
@@ -1196,6 +1247,8 @@ mod tests {
             HttpEvent::ResponseEnd { tx, end, frame, .. } => (Ev::RespEnd { tx: *tx, end: *end }, *frame),
             HttpEvent::Anomaly { kind, frame, .. } => (Ev::Anomaly(*kind), *frame),
             HttpEvent::SseBody { .. } | HttpEvent::H2Stream { .. } => return None,
+            HttpEvent::ResponseLost { tx, frame, .. } => (Ev::RespLost { tx: *tx }, *frame),
+            HttpEvent::RequestLost { tx, frame, .. } => (Ev::ReqLost { tx: *tx }, *frame),
             HttpEvent::RequestUndecoded { tx, coding, reason, frame, .. } => {
                 (Ev::ReqUndecoded { tx: *tx, coding: coding.clone(), reason: *reason }, *frame)
             }
@@ -1618,12 +1671,43 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
     }
 
     #[test]
-    fn conn_gap_in_head_drops_it() {
+    fn conn_gap_in_head_drops_it_and_a_stand_in_takes_its_response() {
         let mut d = Drive::new();
         assert!(d.req(b"POST /mcp HTTP/1.1\r\nHost: a").is_empty());
-        assert!(d.gap(ToServer, 100).is_empty());
+        assert_eq!(d.gap(ToServer, 100), vec![Ev::ReqLost { tx: 0 }]);
         assert_eq!(d.conn.stats().partial_heads_dropped, 1);
-        assert_eq!(d.req(b"GET / HTTP/1.1\r\n\r\n"), vec![req(0, "GET", "/"), rend(0)]);
+        assert_eq!(d.req(b"GET / HTTP/1.1\r\n\r\n"), vec![req(1, "GET", "/"), rend(1)]);
+        // The lost POST's response answers the stand-in, the next one the GET.
+        let got = d.res(b"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        assert_eq!(got, vec![resp(0, 202), end(0, MessageEnd::Complete), resp(1, 200), end(1, MessageEnd::Complete)]);
+    }
+
+    #[test]
+    fn conn_gap_between_responses_takes_the_oldest_requests_answer() {
+        let mut d = Drive::new();
+        d.req(b"POST /a HTTP/1.1\r\nContent-Length: 0\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
+        // The response to /a went in the gap whole: the next response seen answers /b, not /a.
+        assert_eq!(d.gap(ToClient, 40), vec![Ev::RespLost { tx: 0 }]);
+        // The gap ended inside /a's response: the resynchronisation skips its tail; a second gap in that
+        // tail takes no other response.
+        assert_eq!(d.res(b"tail of a"), vec![Ev::Anomaly(HttpAnomaly::Resync)]);
+        assert!(d.gap(ToClient, 7).is_empty());
+        let got = d.res(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        assert_eq!(got, vec![resp(1, 200), end(1, MessageEnd::Complete)]);
+    }
+
+    #[test]
+    fn conn_burst_losing_both_directions_keeps_the_pairing() {
+        // A request and its response both lost, the response direction's gap reported first (the ACK
+        // that reveals it comes before the request direction's): nothing stands in for either.
+        let mut d = Drive::new();
+        d.req(b"POST /a HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
+        d.res(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        assert!(d.gap(ToClient, 40).is_empty());
+        assert!(d.gap(ToServer, 40).is_empty());
+        assert_eq!(d.req(b"POST /c HTTP/1.1\r\nContent-Length: 0\r\n\r\n"), vec![req(1, "POST", "/c"), rend(1)]);
+        let got = d.res(b"HTTP/1.1 204 No Content\r\n\r\n");
+        assert_eq!(got, vec![resp(1, 204), end(1, MessageEnd::Complete)]);
     }
 
     #[test]
@@ -2181,6 +2265,9 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
                     Ev::Resp { .. } => { proptest::prop_assert_eq!(open_resp, 0); open_resp += 1; }
                     Ev::RespEnd { .. } => { proptest::prop_assert_eq!(open_resp, 1); open_resp -= 1; }
                     Ev::RespBody { .. } | Ev::RespGap { .. } | Ev::Sse { .. } | Ev::Comment { .. } | Ev::RespUndecoded { .. } => proptest::prop_assert_eq!(open_resp, 1),
+                    // Stand-ins for what a gap took, between messages.
+                    Ev::RespLost { .. } => proptest::prop_assert_eq!(open_resp, 0),
+                    Ev::ReqLost { .. } => proptest::prop_assert_eq!(open_req, 0),
                     Ev::Anomaly(_) => {}
                 }
             }

@@ -14,9 +14,11 @@ impl McpTracker {
         let cap = self.limits.max_event_ids_per_session;
         let Some(view) = self.conns.get_mut(&conn) else { return };
         let (client, server) = (view.client, view.server);
+        let gapped = view.gapped;
         let Some(t) = view.tx_mut(tx) else { return };
         let get_path = t.req.as_ref().map(|r| r.path().to_string()).unwrap_or_default();
         let req_frame = t.req.as_ref().map_or(frame, |r| r.frame);
+        let capture_loss = t.capture_loss();
         let Some(resp) = t.resp.as_mut() else { return };
         let Some(st) = resp.stream.as_mut() else { return };
         st.event(ts, event.retry.is_some());
@@ -151,6 +153,7 @@ impl McpTracker {
         self.stats.jsonrpc_messages += payload.messages.len() as u64;
         let cap_answered = self.limits.max_pending_per_session.saturating_mul(4);
         let mut answered_here = false;
+        let mut mispaired = false;
         for m in &payload.messages {
             if m.method().is_some() && !st.pending.is_empty() {
                 // A server request or notification before the reply: per-request streaming.
@@ -158,6 +161,10 @@ impl McpTracker {
             }
             let Some(id) = m.reply_id() else { continue };
             let owed = st.answer(id);
+            // A reply to a request this stream does not owe, on a connection that lost bytes: the gap
+            // took a message and HTTP paired this response with the wrong request (RFC 9112 §9.3.2
+            // pairs by order only). What this stream owes is not known.
+            mispaired |= !owed && gapped;
             answered_here |= owed;
             st.replied |= owed;
             if let Some(i) = s.legacy_pending.iter().position(|p| p == id) {
@@ -165,9 +172,10 @@ impl McpTracker {
             }
             reply_delivered(s, &mut self.versions, m, Delivered { frame, stream: st.uid, head_frame: resp.frame }, &mut resp.init_requested, cap_answered, (client, &get_path, ts), out);
         }
+        resp.gap |= mispaired;
         if answered_here {
             if let Some(p) = resp.shift.take() {
-                out(judge(s, p, st, frame, false));
+                out(judge(s, p, st, frame, false, capture_loss));
             }
         }
     }
@@ -176,7 +184,8 @@ impl McpTracker {
 /// Completes a pending shift with the stream's state at the judging moment. A per-request streaming reply
 /// says nothing of the session's transport: the session's previous POST reply stays the one the next
 /// reply is compared with, so a later single-message SSE reply after JSON replies is still judged.
-pub(super) fn judge(s: &mut Session, mut p: PendingShift, st: &StreamTrack, frame: u64, at_end: bool) -> Fact {
+pub(super) fn judge(s: &mut Session, mut p: PendingShift, st: &StreamTrack, frame: u64, at_end: bool, capture_loss: bool) -> Fact {
+    p.fact.capture_loss = capture_loss;
     p.fact.cursor = st.cursor.as_str().to_string();
     p.fact.events = st.events as i64;
     p.fact.ids = st.ids as i64;
@@ -234,6 +243,42 @@ mod tests {
         sse_reply(&mut h, c, 4, false, &[]);
         h.finish();
         assert_eq!(h.alarms(), vec!["MCP-SSE-DOWNGRADE"]);
+    }
+
+    #[test]
+    fn sse_reply_whose_events_went_in_a_gap_is_no_downgrade() {
+        // The same exchange as the downgrade, but the stream's bytes were lost before its reply: that it
+        // showed no id is the capture's loss, said by CAPTURE-GAPS; the shift's fact says so too.
+        let mut h = Harness::new();
+        let c = json_session(&mut h, 3);
+        let tx = h.post(c, &[SID, V25], &tool_call(4));
+        h.sse(c, tx, &[]);
+        h.gap(c, 1_448);
+        h.end(c, tx, MessageEnd::Gap);
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
+        assert_eq!(h.fired(), vec!["CAPTURE-GAPS"]);
+        assert!(matches!(&h.facts_of("response_shift")[0].kind, FactKind::ResponseShift(s) if s.capture_loss && s.judged_at_end));
+    }
+
+    #[test]
+    fn reply_to_a_request_the_stream_does_not_owe_after_a_gap_is_mispairing_not_a_lost_stream() {
+        // Earlier on the connection a gap took a response HTTP could not tell apart, so it paired the
+        // next one with the wrong request: the stream answers id 5 while owing id 4. Without the gap
+        // that would be a stream that lost its reply.
+        for gap in [false, true] {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            if gap {
+                h.gap(c, 300);
+            }
+            let tx = h.post(c, &[SID, V25], &tool_call(4));
+            h.sse(c, tx, &[]);
+            h.event(c, tx, None, &tool_result(5));
+            h.end(c, tx, MessageEnd::Complete);
+            h.finish();
+            assert_eq!(h.alarms().contains(&"MCP-STREAM-LOST".to_string()), !gap, "gap {gap}: {:?}", h.alarms());
+        }
     }
 
     #[test]

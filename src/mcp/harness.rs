@@ -63,7 +63,7 @@ impl Harness {
     pub fn connect(&mut self, client: &str) -> ConnId {
         self.next_conn += 1;
         let c = ConnId(self.next_conn);
-        self.t.open(c, client.parse().unwrap(), SERVER.parse::<SocketAddr>().unwrap());
+        self.t.open(c, client.parse().unwrap(), SERVER.parse::<SocketAddr>().unwrap(), false);
         c
     }
 
@@ -182,10 +182,15 @@ impl Harness {
         self.end(c, tx, MessageEnd::Interrupted);
     }
 
-    /// A capture gap of `len` bytes on the connection.
+    /// A capture gap of `len` server bytes on the connection.
     pub fn gap(&mut self, c: ConnId, len: u64) {
         let (frame, _) = self.tick();
-        self.t.gap(c, len, frame);
+        self.t.gap(c, Direction::ToClient, len, frame);
+    }
+
+    /// The capture lost sight of the connection (reassembly's `Unacked`).
+    pub fn unacked(&mut self, c: ConnId) {
+        self.t.unacked(c);
     }
 
     /// End of capture.

@@ -105,6 +105,9 @@ struct Resp {
     get_on_mcp: bool,
     /// The body's Content-Encoding could not be undone (`undecoded.rs`): its content is unknown.
     undecoded: bool,
+    /// Server bytes after this head were lost to a capture gap: what the stream did not show (events, ids,
+    /// the reply) may be the capture's loss, not the server's.
+    gap: bool,
 }
 
 #[derive(Debug)]
@@ -117,6 +120,21 @@ struct Tx {
     /// Its pending `Timer::Request` (key in `McpTracker::timers`), removed with the transaction when it
     /// is dropped at the cap.
     timer: Option<(Timestamp, u64)>,
+    /// Server bytes were lost to a capture gap while this request waited for its response head: its
+    /// response may lie in the gap (and HTTP/1.1 pairs the next response seen with it), so what it was
+    /// answered, or that it was not, is the capture's loss.
+    gap_lost: bool,
+}
+
+impl Tx {
+    fn new(id: Option<TxId>, req: Option<Req>) -> Tx {
+        Tx { id, req, resp: None, wait_step: 0, timer: None, gap_lost: false }
+    }
+
+    /// What this exchange's server side showed may be incomplete because of a capture gap.
+    fn capture_loss(&self) -> bool {
+        self.gap_lost || self.resp.as_ref().is_some_and(|r| r.gap)
+    }
 }
 
 #[derive(Debug)]
@@ -187,6 +205,9 @@ struct ClientState {
     initialized: bool,
     /// The latest `initialize` handshake without a session id, per endpoint (see `SessionIdent`).
     handshakes: BTreeMap<String, u64>,
+    /// The capture missed server bytes toward this client (a gap, a connection it lost sight of, or one
+    /// that began before it was seen): an `initialize` result minting a session id may be among them.
+    server_loss: bool,
 }
 
 /// What the classifier keeps per server address.
@@ -318,7 +339,11 @@ impl McpTracker {
         self.sessions.len()
     }
 
-    pub fn open(&mut self, conn: ConnId, client: SocketAddr, server: SocketAddr) {
+    pub fn open(&mut self, conn: ConnId, client: SocketAddr, server: SocketAddr, midstream: bool) {
+        if midstream {
+            // What passed on it before the capture saw it (an `initialize` result, say) is unknown.
+            self.client_mut(client.ip(), server).server_loss = true;
+        }
         // ALLOC: one view per open connection, bounded by limits::max_connections
         self.conns.insert(
             conn,
@@ -346,10 +371,41 @@ impl McpTracker {
         }
     }
 
-    /// A capture gap on a connection, noticed at `frame`.
-    pub fn gap(&mut self, conn: ConnId, len: u64, frame: u64) {
+    /// The capture lost sight of a connection (its peers' acknowledgements went missing): every exchange
+    /// open on it may have lost server bytes, as at a gap of unknown length.
+    pub fn unacked(&mut self, conn: ConnId) {
+        self.mark_server_loss(conn);
+    }
+
+    /// Every exchange open on the connection may have lost server bytes (a gap, or packets the capture
+    /// lost sight of); sessions bound to it are marked as crossing a gap.
+    fn mark_server_loss(&mut self, conn: ConnId) {
         let Some(view) = self.conns.get_mut(&conn) else { return };
         view.gapped = true;
+        let (client, server) = (view.client.ip(), view.server);
+        // ALLOC: session ids of the requests waiting on this connection, bounded by max_pending_per_session
+        let mut waiting_sids = Vec::new();
+        for tx in view.txs.iter_mut() {
+            match tx.resp.as_mut() {
+                Some(r) => r.gap = true,
+                None => {
+                    tx.gap_lost = tx.req.is_some();
+                    waiting_sids.extend(tx.req.as_ref().and_then(|r| r.session_id.clone()));
+                }
+            }
+        }
+        // A waiting request's answer (an event id, a minted session id) may be what the capture lost.
+        for sid in waiting_sids {
+            if let Some(s) = self.sessions.get_mut(&SessionKey { server, ident: SessionIdent::McpSessionId(sid) }) {
+                s.gap = true;
+            }
+        }
+        self.client_mut(client, server).server_loss = true;
+        self.mark_sessions_gapped(conn);
+    }
+
+    fn mark_sessions_gapped(&mut self, conn: ConnId) {
+        let Some(view) = self.conns.get(&conn) else { return };
         for tx in view.txs.iter() {
             if let Some(key) = tx.resp.as_ref().and_then(|r| r.session.as_ref()) {
                 if let Some(s) = self.sessions.get_mut(key) {
@@ -357,6 +413,19 @@ impl McpTracker {
                 }
             }
         }
+    }
+
+    /// A capture gap in one direction of a connection, noticed at `frame`.
+    pub fn gap(&mut self, conn: ConnId, dir: Direction, len: u64, frame: u64) {
+        if dir == Direction::ToClient {
+            self.mark_server_loss(conn);
+        } else {
+            if let Some(view) = self.conns.get_mut(&conn) {
+                view.gapped = true;
+            }
+            self.mark_sessions_gapped(conn);
+        }
+        let Some(view) = self.conns.get_mut(&conn) else { return };
         if view.mcp {
             let (server, client) = (view.server, view.client);
             self.server_gap(server, client, 1, len, frame);
@@ -392,8 +461,9 @@ impl McpTracker {
                 // The HTTP layer ends open responses on FIN/RST; this is the safety net.
                 self.finish_response(&view, &mut tx, ts, MessageEnd::Interrupted, out);
             } else if let Some(req) = tx.req.as_ref() {
-                // A POST the connection lost before any answer: a fallback trigger.
-                if req.method == "POST" && !req.request_ids().is_empty() {
+                // A POST the connection lost before any answer: a fallback trigger, unless its answer may
+                // lie in a capture gap (then the failure is the capture's, not the server's).
+                if req.method == "POST" && !req.request_ids().is_empty() && !tx.gap_lost {
                     let kind = match first_end {
                         Some((_, EndReason::Rst)) => "reset",
                         _ => "no-response",
@@ -431,7 +501,7 @@ impl McpTracker {
                     }
                 }
                 // ALLOC: one transaction per outstanding request, bounded by limits::max_pending_per_session
-                view.txs.push_back(Tx { id: Some(tx), req: Some(Req::from_head(&head, frame, ts)), resp: None, wait_step: 0, timer: None });
+                view.txs.push_back(Tx::new(Some(tx), Some(Req::from_head(&head, frame, ts))));
                 self.client_mut(client.0, client.1).last_request = ts;
             }
             HttpEvent::RequestBody { tx, bytes, .. } => {
@@ -490,6 +560,15 @@ impl McpTracker {
                     }
                 }
                 self.conns.insert(conn, view);
+            }
+            HttpEvent::ResponseLost { tx, .. } => {
+                // Its answer lies in a capture gap: nothing is known about it, and nothing is owed.
+                let Some(view) = self.conns.get_mut(&conn) else { return };
+                if let Some(pos) = view.txs.iter().position(|t| t.id == Some(tx) && t.resp.is_none()) {
+                    if let Some(k) = view.txs.remove(pos).and_then(|t| t.timer) {
+                        self.timers.remove(&k);
+                    }
+                }
             }
             HttpEvent::RequestUndecoded { tx, coding, reason, frame, ts } => self.body_undecoded(conn, Some(tx), true, &coding, reason, frame, ts),
             HttpEvent::ResponseUndecoded { tx, coding, reason, frame, ts } => self.body_undecoded(conn, tx, false, &coding, reason, frame, ts),
@@ -669,6 +748,7 @@ impl McpTracker {
                         old_id: old,
                         new_id: new.clone(),
                         client_initialized,
+                        capture_loss: self.clients.get(&client_key).is_some_and(|c| c.server_loss),
                     }),
                 });
             }
@@ -741,13 +821,14 @@ impl McpTracker {
                 let path = req.path().to_string();
                 let frame = req.frame;
                 let req_ts = req.ts;
+                let capture_loss = t.capture_loss();
                 let key = t.resp.as_ref().and_then(|r| r.session.clone());
                 let s = key.and_then(|k| self.sessions.get(&k));
                 if let Some(s) = s {
                     for id in owed {
                         out(Fact {
                             ctx: context(s, client, path.clone(), at, vec![frame]),
-                            kind: FactKind::RequestWaiting(facts::RequestWaiting { method: method.clone(), id: id.display(), waiting_secs: age }),
+                            kind: FactKind::RequestWaiting(facts::RequestWaiting { method: method.clone(), id: id.display(), waiting_secs: age, capture_loss }),
                         });
                     }
                 }
@@ -886,7 +967,7 @@ mod tests {
         let mut t = McpTracker::new(&limits, Checkpoints { request_waiting: vec![5, 60], stale_session: vec![30] });
         let mut h = HttpConnection::new(&limits);
         let conn = ConnId(1);
-        t.open(conn, "10.0.0.1:40000".parse().unwrap(), "10.0.0.9:80".parse().unwrap());
+        t.open(conn, "10.0.0.1:40000".parse().unwrap(), "10.0.0.9:80".parse().unwrap(), false);
         let mut facts = Vec::new();
         for i in 0..10 {
             feed(&mut t, &mut h, conn, &post(i, "one"), Timestamp::from_secs_micros(1, 0), &mut facts);
@@ -905,7 +986,7 @@ mod tests {
         let mut t = McpTracker::new(&limits, Checkpoints { request_waiting: vec![5, 60], stale_session: vec![30] });
         let mut h = HttpConnection::new(&limits);
         let conn = ConnId(1);
-        t.open(conn, "10.0.0.1:40000".parse().unwrap(), "10.0.0.9:80".parse().unwrap());
+        t.open(conn, "10.0.0.1:40000".parse().unwrap(), "10.0.0.9:80".parse().unwrap(), false);
         let mut facts = Vec::new();
         for i in 0..1000 {
             feed(&mut t, &mut h, conn, &post(i, &format!("s{i}")), Timestamp::from_secs_micros(1 + i as i64, 0), &mut facts);

@@ -264,7 +264,7 @@ mod tests {
     //! rotation, header checks, dead-session reuse and the timers that follow rule params.
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use crate::decode::flow_key::Direction;
-    use crate::facts::{Era, FactKind};
+    use crate::facts::{Era, FactKind, FieldValue};
     use crate::mcp::harness::*;
     use crate::reassembly::EndReason;
 
@@ -469,6 +469,34 @@ mod tests {
         assert_eq!(h.alarms(), vec!["MCP-REQUEST-STALLED"]);
         h.close_stream(c, tx, Direction::ToServer, EndReason::Fin);
         h.finish();
+    }
+
+    #[test]
+    fn request_whose_answer_the_capture_may_have_lost_is_not_stalled() {
+        // Server bytes lost while the request waited (a gap, or the connection went dark with bytes never
+        // acknowledged): its answer may be in what the capture lost.
+        for how in ["gap before the head", "gap in the stream", "lost sight"] {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let tx = h.post(c, &[SID, V25], &tool_call(1));
+            match how {
+                "gap before the head" => h.gap(c, 500),
+                "gap in the stream" => {
+                    h.sse(c, tx, &[]);
+                    h.gap(c, 500);
+                }
+                _ => {
+                    h.sse(c, tx, &[]);
+                    h.unacked(c);
+                }
+            }
+            h.wait(61_000);
+            assert!(h.alarms().is_empty(), "{how}: {:?}", h.alarms());
+            // Before a response head nothing keys the request to a session, so no wait is reported.
+            let waits = h.facts_of("request_waiting");
+            assert_eq!(waits.is_empty(), how == "gap before the head", "{how}");
+            assert!(waits.iter().all(|f| f.kind.field("capture_loss") == Some(FieldValue::Bool(true))), "{how}");
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@ impl McpTracker {
         let Some(view) = self.conns.get_mut(&conn) else { return };
         let (client, server) = (view.client, view.server);
         if view.tx_mut(tx).is_none() {
-            view.txs.push_back(Tx { id: tx, req: None, resp: None, wait_step: 0, timer: None });
+            view.txs.push_back(Tx::new(tx, None));
         }
         let media = head.headers.content_type();
         let resp_sid = head.headers.get("mcp-session-id").map(str::to_string);
@@ -37,6 +37,7 @@ impl McpTracker {
             auth_challenge: head.headers.get("www-authenticate").is_some(),
             get_on_mcp: false,
             undecoded: false,
+            gap: false,
         };
         let sse = media.as_deref() == Some("text/event-stream");
         if sse {
@@ -159,6 +160,7 @@ impl McpTracker {
                         old_id: old.clone(),
                         new_id: new.clone(),
                         new_id_minted: self.minted.contains(new),
+                        capture_loss: false,
                         old_id_minted: self.minted.contains(old),
                         client_initialized: self.clients.get(&client_key).is_some_and(|c| c.initialized),
                     }),
@@ -223,6 +225,8 @@ impl McpTracker {
                                 server_now: server_hdr.clone(),
                                 prev_frame: last.frame as i64,
                                 frame: frame as i64,
+                                // A JSON reply is judged at once; an SSE reply when judged.
+                                capture_loss: false,
                             },
                             ctx: ctx_for(s, vec![last.frame, frame]),
                             prev,
@@ -281,6 +285,8 @@ impl McpTracker {
         let req_sid = tx.req.as_ref().and_then(|r| r.session_id.clone());
         let req_version = tx.req.as_ref().and_then(|r| r.requested_version().or(r.proto_version.clone())).unwrap_or_default();
         let req_frame = tx.req.as_ref().map(|r| r.frame);
+        // The stream ended in a gap, or lost server bytes to one before: its end says nothing certain.
+        let capture_loss = tx.capture_loss() || matches!(end, MessageEnd::Gap);
         let Some(resp) = tx.resp.as_mut() else { return };
         let Some(key) = resp.session.clone() else { return };
         let Some(s) = self.sessions.get_mut(&key) else { return };
@@ -293,7 +299,7 @@ impl McpTracker {
             st.end(ts);
             if let Some(p) = resp.shift.take() {
                 let f = p.fact.frame as u64;
-                out(judge(s, p, st, f, true));
+                out(judge(s, p, st, f, true, capture_loss));
             }
             if resp.kind == RespKind::Get || !st.pending.is_empty() {
                 s.streams_broken += 1;
@@ -318,7 +324,7 @@ impl McpTracker {
                     max_silence_ms: st.max_silence_ms,
                     retry_seen: st.retry_seen,
                     x_accel_no: st.x_accel_no,
-                    capture_loss: view.gapped || matches!(end, MessageEnd::Gap),
+                    capture_loss,
                     burst_events: st.burst_events,
                     burst_silence_ms: st.burst_silence_ms,
                 }),

@@ -147,6 +147,12 @@ impl HttpLog {
                     done = Some(r);
                 }
             }
+            HttpEvent::ResponseLost { tx, .. } => {
+                if let Some(mut r) = c.rows.remove(tx) {
+                    r.end = Some(MessageEnd::Gap);
+                    done = Some(r);
+                }
+            }
             _ => {}
         }
         if let Some(r) = done {

@@ -152,10 +152,14 @@ pub(crate) struct Connection {
     pub(crate) last_frame: u64,
     /// Capture time of the last packet (the table's monotonic clock), for idle expiry.
     pub(crate) last_seen: Timestamp,
+    /// An unacknowledged-data check of this connection is queued (`FlowTable::expire`).
+    pub(crate) unacked_check: bool,
+    /// Its first packet was not a SYN: the capture did not see it begin.
+    midstream: bool,
 }
 
 impl Connection {
-    pub(crate) fn new(id: ConnId, key: FlowKey, frame: u64, ts: Timestamp, now: Timestamp) -> Self {
+    pub(crate) fn new(id: ConnId, key: FlowKey, frame: u64, ts: Timestamp, now: Timestamp, midstream: bool) -> Self {
         Connection {
             id,
             key,
@@ -167,7 +171,16 @@ impl Connection {
             first_ts: ts,
             last_frame: frame,
             last_seen: now,
+            unacked_check: false,
+            midstream,
         }
+    }
+
+    /// A direction whose seen bytes the peer never acknowledged (`Stream::unacked`), the server's first.
+    pub(crate) fn unacked(&self) -> Option<Direction> {
+        let mut dirs = [Side::A, Side::B].map(|s| (self.dir_of(s), self.stream(s).unacked()));
+        dirs.sort_by_key(|(d, _)| *d != Direction::ToClient);
+        dirs.into_iter().find(|(_, u)| *u).map(|(d, _)| d)
     }
 
     pub(crate) fn key(&self) -> FlowKey {
@@ -225,6 +238,7 @@ impl Connection {
             conn: self.id,
             client: self.addr(client),
             server: self.addr(client.other()),
+            midstream: self.midstream,
             frame: self.first_frame,
             ts: self.first_ts,
         }

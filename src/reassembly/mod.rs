@@ -118,17 +118,27 @@ impl EndReason {
 /// What reassembly hands to the HTTP layer, in stream order per direction.
 #[derive(Debug, Clone, Copy)]
 pub enum FlowEvent<'a> {
-    /// A new connection; `client` is the SYN sender, or a heuristic guess for a midstream pickup.
-    Open { conn: ConnId, client: SocketAddr, server: SocketAddr, frame: u64, ts: Timestamp },
+    /// A new connection; `client` is the SYN sender, or a heuristic guess for a midstream pickup
+    /// (`midstream`: the capture did not see it begin, so what passed on it before is unknown).
+    Open { conn: ConnId, client: SocketAddr, server: SocketAddr, midstream: bool, frame: u64, ts: Timestamp },
     /// In-order bytes; `frame`/`ts` are those of the packet that carried them.
     Data { conn: ConnId, dir: Direction, bytes: &'a [u8], frame: u64, ts: Timestamp },
     /// `len` bytes at this point of the stream were never seen (loss, snap length, cap hit).
     Gap { conn: ConnId, dir: Direction, len: u64, frame: u64, ts: Timestamp },
     /// No more bytes will come in this direction.
     End { conn: ConnId, dir: Direction, reason: EndReason, frame: u64, ts: Timestamp },
+    /// Bytes of `dir` the capture saw were still unacknowledged [`UNACKED_SECS`] after the connection's
+    /// last packet: the capture lost the peer's packets (and likely more of the connection), so what it
+    /// does not show from then on may be the capture's loss. Once per silence of the connection.
+    Unacked { conn: ConnId, dir: Direction, frame: u64, ts: Timestamp },
     /// Both directions ended; the connection's state is released.
     Close { conn: ConnId, ts: Timestamp },
 }
+
+/// Seconds of capture time after a connection's last packet at which bytes the peer never acknowledged
+/// are declared lost sight of (`FlowEvent::Unacked`): far beyond any delayed ACK (at most 0.5 s, RFC 9293
+/// §3.8.6.3) and round trip, and well below the 60 s a request must wait to be called stalled.
+pub const UNACKED_SECS: i64 = 10;
 
 /// Counters for the summary.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -146,6 +156,8 @@ pub struct ReassemblyStats {
     pub overlap_conflicts: u64,
     pub ooo_cap_hits: u64,
     pub connection_cap_hits: u64,
+    /// `FlowEvent::Unacked` declared: connections that fell silent with seen bytes never acknowledged.
+    pub unacked_silences: u64,
     /// Midstream pickups announced with the port guess (no SYN, no payload that revealed the roles).
     pub roles_guessed: u64,
 }
@@ -173,6 +185,10 @@ pub struct FlowTable {
     closed: HashMap<FlowKey, (u64, Isns)>,
     closed_queue: VecDeque<(Timestamp, FlowKey, u64)>,
     closed_gen: u64,
+    /// Unacknowledged-data checks: (due, slot, connection), at most one per live connection
+    /// (`Connection::unacked_check`). Due times are pushed in nearly increasing order; one re-queued after
+    /// activity may be checked up to `UNACKED_SECS` late, which only delays the notice.
+    unacked_queue: VecDeque<(Timestamp, usize, ConnId)>,
     next_id: u64,
     /// Capture time: the latest packet timestamp seen (never goes back, even if the capture does).
     clock: Timestamp,
@@ -192,6 +208,7 @@ impl FlowTable {
             closed: HashMap::new(),
             closed_queue: VecDeque::new(),
             closed_gen: 0,
+            unacked_queue: VecDeque::new(),
             next_id: 0,
             clock: Timestamp::ZERO,
             budget: Budget::new(limits.max_ooo_bytes_total, limits.max_ooo_bytes_per_stream),
@@ -235,6 +252,7 @@ impl FlowTable {
             match verdict {
                 Verdict::Alive => {
                     self.conns.touch(idx);
+                    self.queue_unacked_check(idx);
                     return;
                 }
                 Verdict::Closed => {
@@ -283,7 +301,7 @@ impl FlowTable {
         if !seg.flags.syn {
             self.stats.midstream_pickups = self.stats.midstream_pickups.saturating_add(1);
         }
-        let mut conn = Connection::new(id, key, seg.frame, seg.ts, self.clock);
+        let mut conn = Connection::new(id, key, seg.frame, seg.ts, self.clock, !seg.flags.syn);
         let mut ctx = Ctx::new(&mut self.stats, &mut self.budget, out, seg.frame, seg.ts);
         let verdict = conn.feed(seg, side, &mut ctx);
         match verdict {
@@ -292,6 +310,7 @@ impl FlowTable {
                 // ALLOC: slot and index entry per live connection, bounded by limits::max_connections.
                 let idx = self.conns.insert(conn);
                 self.index.insert(key, idx);
+                self.queue_unacked_check(idx);
             }
             Verdict::Closed => self.remember_closed(key, conn.isns()),
         }
@@ -344,10 +363,46 @@ impl FlowTable {
         self.closed_queue.push_back((self.clock.plus(self.time_wait), key, generation));
     }
 
+    fn queue_unacked_check(&mut self, idx: usize) {
+        let Some(conn) = self.conns.get_mut(idx) else { return };
+        if !conn.unacked_check {
+            conn.unacked_check = true;
+            // ALLOC: one queued check per connection packets came for in the last UNACKED_SECS of capture
+            // time (a closed connection's entry goes when due).
+            self.unacked_queue.push_back((conn.last_seen.plus(secs(UNACKED_SECS)), idx, conn.id));
+        }
+    }
+
+    /// Due unacknowledged-data checks: a connection silent for `UNACKED_SECS` with seen bytes its peer
+    /// never acknowledged gets `Unacked`; one active since is checked again `UNACKED_SECS` after its
+    /// latest packet.
+    fn check_unacked<F: FnMut(FlowEvent<'_>)>(&mut self, now: Timestamp, out: &mut F) {
+        let wait = secs(UNACKED_SECS);
+        while let Some(&(due, idx, id)) = self.unacked_queue.front() {
+            if due > now {
+                break;
+            }
+            self.unacked_queue.pop_front();
+            // The slot may hold another connection by now (slots are reused): then the check is stale.
+            let Some(conn) = self.conns.get_mut(idx).filter(|c| c.id == id) else { continue };
+            conn.unacked_check = false;
+            let silent_since = conn.last_seen;
+            if now.since(silent_since) < wait {
+                self.queue_unacked_check(idx);
+                continue;
+            }
+            if let Some(dir) = conn.unacked() {
+                self.stats.unacked_silences = self.stats.unacked_silences.saturating_add(1);
+                out(FlowEvent::Unacked { conn: id, dir, frame: conn.last_frame, ts: silent_since.plus(wait) });
+            }
+        }
+    }
+
     /// Closes connections with no packet for `Limits::conn_idle_secs` of capture time (`End{Idle}` for
     /// each open direction, then `Close`), least recently active first, and forgets TIME-WAIT 4-tuples
     /// whose time is up. Cheap enough to call on every packet: O(1) when nothing expires.
     pub fn expire<F: FnMut(FlowEvent<'_>)>(&mut self, now: Timestamp, out: &mut F) {
+        self.check_unacked(now, out);
         while let Some(&(until, key, generation)) = self.closed_queue.front() {
             if until > now {
                 break;
@@ -382,6 +437,7 @@ impl FlowTable {
         }
         self.closed.clear();
         self.closed_queue.clear();
+        self.unacked_queue.clear();
     }
 }
 
@@ -408,6 +464,7 @@ pub(crate) mod testkit {
         Data { conn: u64, dir: Direction, bytes: Vec<u8>, frame: u64 },
         Gap { conn: u64, dir: Direction, len: u64 },
         End { conn: u64, dir: Direction, reason: EndReason, ts: Timestamp },
+        Unacked { conn: u64, dir: Direction, ts: Timestamp },
         Close { conn: u64 },
     }
 
@@ -420,6 +477,7 @@ pub(crate) mod testkit {
                 }
                 FlowEvent::Gap { conn, dir, len, .. } => Ev::Gap { conn: conn.0, dir, len },
                 FlowEvent::End { conn, dir, reason, ts, .. } => Ev::End { conn: conn.0, dir, reason, ts },
+                FlowEvent::Unacked { conn, dir, ts, .. } => Ev::Unacked { conn: conn.0, dir, ts },
                 FlowEvent::Close { conn, .. } => Ev::Close { conn: conn.0 },
             }
         }
@@ -430,6 +488,7 @@ pub(crate) mod testkit {
                 | Ev::Data { conn, .. }
                 | Ev::Gap { conn, .. }
                 | Ev::End { conn, .. }
+                | Ev::Unacked { conn, .. }
                 | Ev::Close { conn } => conn,
             }
         }
@@ -576,6 +635,11 @@ pub(crate) mod testkit {
                         return Err(format!("bad Gap at {i}: {e:?}"));
                     }
                 }
+                Ev::Unacked { dir, .. } => {
+                    if !s.opened || s.ended[dir.index()] {
+                        return Err(format!("bad Unacked at {i}: {e:?}"));
+                    }
+                }
                 Ev::End { dir, .. } => {
                     if !s.opened || s.ended[dir.index()] {
                         return Err(format!("bad End at {i}: {e:?}"));
@@ -640,6 +704,49 @@ mod tests {
         });
         assert!(same_memory, "in-order data must be a slice of the packet");
         assert_eq!(table.held_bytes(), 0);
+    }
+
+    #[test]
+    fn table_silence_with_unacknowledged_bytes_is_lost_sight_of_once() {
+        // A request answered; the client acknowledges the first response segment only, then the capture
+        // sees nothing more of the connection (a burst of kernel drops took the rest).
+        let mut rig = Rig::new();
+        rig.handshake();
+        rig.send(C, S, "AP", 101, 501, b"GET / HTTP/1.1\r\n\r\n");
+        rig.send(S, C, "A", 501, 119, b"HTTP/1.1 200 OK\r\n");
+        rig.send(C, S, "A", 119, 518, b"");
+        rig.send(S, C, "A", 518, 119, b"Content-Length: 99\r\n\r\n");
+        rig.take();
+        rig.secs += UNACKED_SECS - 1;
+        rig.expire();
+        assert!(rig.take().is_empty(), "not silent long enough yet");
+        rig.secs += 2;
+        rig.expire();
+        let due = Timestamp::from_secs_nanos(1_000 + UNACKED_SECS, 0);
+        assert_eq!(rig.take(), vec![Ev::Unacked { conn: 0, dir: ToClient, ts: due }]);
+        rig.secs += 100;
+        rig.expire();
+        assert!(rig.take().is_empty(), "once per silence");
+        assert_eq!(rig.table.stats().unacked_silences, 1);
+    }
+
+    #[test]
+    fn table_silence_with_everything_acknowledged_or_talk_going_on_is_no_loss() {
+        let mut rig = Rig::new();
+        rig.handshake();
+        rig.send(C, S, "AP", 101, 501, b"GET / HTTP/1.1\r\n\r\n");
+        rig.send(S, C, "A", 501, 119, b"HTTP/1.1 200 OK\r\n");
+        // Packets keep coming (each acknowledging the last): the check moves with them.
+        for _ in 0..5 {
+            rig.secs += UNACKED_SECS / 2 + 1;
+            rig.send(C, S, "A", 119, 518, b"");
+            rig.expire();
+        }
+        // A hung server: everything it sent was acknowledged, then silence. Not the capture's loss.
+        rig.secs += 10 * UNACKED_SECS;
+        rig.expire();
+        assert!(!rig.take().iter().any(|e| matches!(e, Ev::Unacked { .. })));
+        assert_eq!(rig.table.stats().unacked_silences, 0);
     }
 
     #[test]

@@ -144,11 +144,13 @@ pub(crate) struct Cursor {
     next: u64,
     /// One past the highest offset any segment of this stream has covered.
     highest: u64,
+    /// Highest offset the peer acknowledged (its next expected byte).
+    acked: u64,
 }
 
 impl Cursor {
     fn new(base: u32) -> Self {
-        Cursor { base, next: 0, highest: 0 }
+        Cursor { base, next: 0, highest: 0, acked: 0 }
     }
 
     /// RFC 9293 §3.4: "the sequence number space is finite, though very large ... all arithmetic dealing
@@ -429,13 +431,32 @@ impl Stream {
         let Ok(acked) = u64::try_from(acked) else {
             return;
         };
-        if acked <= cur.next || acked > cur.ahead_limit() {
+        if acked > cur.ahead_limit() {
             return;
         }
+        if acked <= cur.next {
+            if acked > cur.acked {
+                cur.acked = acked;
+                self.settle(cur, fin_at, ctx);
+            }
+            return;
+        }
+        cur.acked = acked;
         // The FIN's own sequence number is not a data byte.
         let target = fin_at.map_or(acked, |f| acked.min(f));
         self.flush_to(&mut cur, Some(target), ctx);
         self.settle(cur, fin_at, ctx);
+    }
+
+    /// Bytes of this stream the capture saw that the peer never acknowledged. A receiver's TCP
+    /// acknowledges what it gets within half a second (RFC 9293 §3.8.6.3, delayed ACKs), so seen bytes
+    /// still unacknowledged long after the connection fell silent mean the capture lost the peer's
+    /// packets, and probably this stream's later ones with them.
+    pub(crate) fn unacked(&self) -> bool {
+        match self.state {
+            StreamState::Open(c) | StreamState::FinReceived { cur: c, .. } => c.highest.max(c.next) > c.acked,
+            StreamState::Unsynced | StreamState::Ended(_) => false,
+        }
     }
 
     /// The stream is over (RST, idle, eviction, reuse, end of capture): deliver what can be delivered,
@@ -782,7 +803,7 @@ mod tests {
                 FlowEvent::Data { bytes, frame, .. } => events.push(Ev::Data(bytes.to_vec(), frame)),
                 FlowEvent::Gap { len, .. } => events.push(Ev::Gap(len)),
                 FlowEvent::End { reason, .. } => events.push(Ev::End(reason)),
-                FlowEvent::Open { .. } | FlowEvent::Close { .. } => panic!("stream never emits {ev:?}"),
+                FlowEvent::Open { .. } | FlowEvent::Close { .. } | FlowEvent::Unacked { .. } => panic!("stream never emits {ev:?}"),
             };
             let mut ctx = Ctx {
                 conn: ConnId(1),

@@ -72,6 +72,8 @@ fn show(ev: &HttpEvent<'_>) -> Option<String> {
         HttpEvent::H2Stream { tx, stream, .. } => format!("stream {tx} {stream}"),
         HttpEvent::RequestUndecoded { tx, coding, reason, .. } => format!("requndecoded {tx} {coding} {reason}"),
         HttpEvent::ResponseUndecoded { tx, coding, reason, .. } => format!("respundecoded {tx:?} {coding} {reason}"),
+        HttpEvent::ResponseLost { tx, .. } => format!("resplost {tx}"),
+        HttpEvent::RequestLost { tx, .. } => format!("reqlost {tx}"),
         HttpEvent::SseBody { .. } | HttpEvent::RequestBodyGap { .. } | HttpEvent::ResponseBodyGap { .. } => return None,
     })
 }
