@@ -212,8 +212,9 @@ facts! {
         prev_frame: Int,
         /// Frame of this response head.
         frame: Int,
-        /// Server bytes of this exchange were lost to a capture gap before it was judged: the events, ids
-        /// and reply the stream did not show may be the capture's loss (reported by CAPTURE-GAPS).
+        /// Server bytes of this exchange were lost to a capture gap before it was judged, or the capture
+        /// stopped watching the stream while it was open: the events, ids and reply the stream did not show
+        /// may be the capture's loss (reported by CAPTURE-GAPS).
         capture_loss: Bool,
     }
 
@@ -242,8 +243,9 @@ facts! {
         /// The response had `X-Accel-Buffering: no`.
         x_accel_no: Bool,
         /// Server bytes of this exchange were lost to a capture gap before the stream ended (or its
-        /// response head may lie in one): what is missing may be the capture's loss, not the peer's
-        /// (reported by CAPTURE-GAPS).
+        /// response head may lie in one), or the capture stopped watching it while it was open (end of
+        /// capture, eviction at the connection cap): what is missing may be the capture's loss, not the
+        /// peer's (reported by CAPTURE-GAPS).
         capture_loss: Bool,
         /// Events that arrived within 100 ms after the longest silence before an event (a flushed buffer).
         burst_events: Int,

@@ -302,7 +302,14 @@ fn dist_unit_and_logrotate_use_real_flags_and_sighup() {
     let words: Vec<&str> = exec.split_whitespace().collect();
     assert!(words[0].ends_with("/mcptap"), "{exec}");
     let parsed = <mcptap::cli::Args as clap::Parser>::try_parse_from(&words);
-    assert!(parsed.is_ok(), "{exec}: {}", parsed.err().map(|e| e.to_string()).unwrap_or_default());
+    assert!(parsed.is_ok(), "{exec}: {}", parsed.as_ref().err().map(|e| e.to_string()).unwrap_or_default());
+    // The sensor's caps name real limits with valid values.
+    let mut limits = mcptap::limits::Limits::default();
+    for l in &parsed.unwrap().limit {
+        let (name, value) = l.split_once('=').unwrap_or_else(|| panic!("--limit {l}"));
+        limits.set(name, value).unwrap_or_else(|e| panic!("--limit {l}: {e}"));
+    }
+    assert!(limits.max_sessions < mcptap::limits::Limits::default().max_sessions, "the unit sizes the session cap for a sensor");
     for needed in ["-i", "--format", "-o", "-w", "-C", "-W", "--stats-file"] {
         assert!(words.contains(&needed), "{needed} missing from {exec}");
     }

@@ -285,8 +285,12 @@ impl McpTracker {
         let req_sid = tx.req.as_ref().and_then(|r| r.session_id.clone());
         let req_version = tx.req.as_ref().and_then(|r| r.requested_version().or(r.proto_version.clone())).unwrap_or_default();
         let req_frame = tx.req.as_ref().map(|r| r.frame);
-        // The stream ended in a gap, or lost server bytes to one before: its end says nothing certain.
-        let capture_loss = tx.capture_loss() || matches!(end, MessageEnd::Gap);
+        // The stream ended in a gap, or lost server bytes to one before, or the capture stopped watching it
+        // while it was open (the capture ended, or the connection was evicted at the table's cap): what it
+        // did not show says nothing of the server.
+        let (reason, closed_by) = end_reason(end, view.first_end);
+        let unwatched = matches!(reason, "end-of-capture" | "evicted");
+        let capture_loss = tx.capture_loss() || matches!(end, MessageEnd::Gap) || unwatched;
         let Some(resp) = tx.resp.as_mut() else { return };
         let Some(key) = resp.session.clone() else { return };
         let Some(s) = self.sessions.get_mut(&key) else { return };
@@ -304,7 +308,6 @@ impl McpTracker {
             if resp.kind == RespKind::Get || !st.pending.is_empty() {
                 s.streams_broken += 1;
             }
-            let (reason, closed_by) = end_reason(end, view.first_end);
             if let Some(rec) = self.recorder.as_mut() {
                 rec.stream_end(s, ts, resp.frame, reason, (st.events, st.ids), st.cursor.as_str());
             }
