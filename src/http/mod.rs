@@ -480,8 +480,9 @@ struct Half {
     carry: Vec<u8>,
     /// A `Resync` anomaly was emitted and no head has parsed since (one anomaly per episode).
     resyncing: bool,
-    /// Since the last response head, a gap already ended a response or took one (`ResponseLost`): the
-    /// bytes until the next head belong to that response, so a further gap there takes no other.
+    /// Since this direction's last head, a gap already ended a message or took one (`ResponseLost`,
+    /// `RequestLost`): the bytes until the next head belong to that message, so a further gap there
+    /// takes no other.
     gap_accounted: bool,
 }
 

@@ -14,7 +14,7 @@ impl McpTracker {
         let cap = self.limits.max_event_ids_per_session;
         let Some(view) = self.conns.get_mut(&conn) else { return };
         let (client, server) = (view.client, view.server);
-        let gapped = view.gapped;
+        let pairing_unsure = view.gapped || view.midstream;
         let Some(t) = view.tx_mut(tx) else { return };
         let get_path = t.req.as_ref().map(|r| r.path().to_string()).unwrap_or_default();
         let req_frame = t.req.as_ref().map_or(frame, |r| r.frame);
@@ -161,10 +161,10 @@ impl McpTracker {
             }
             let Some(id) = m.reply_id() else { continue };
             let owed = st.answer(id);
-            // A reply to a request this stream does not owe, on a connection that lost bytes: the gap
-            // took a message and HTTP paired this response with the wrong request (RFC 9112 §9.3.2
-            // pairs by order only). What this stream owes is not known.
-            mispaired |= !owed && gapped;
+            // A reply to a request this stream does not owe, on a connection that lost bytes or that the
+            // capture did not see begin: a message went unseen and HTTP paired this response with the
+            // wrong request (RFC 9112 §9.3.2 pairs by order only). What this stream owes is not known.
+            mispaired |= !owed && pairing_unsure;
             answered_here |= owed;
             st.replied |= owed;
             if let Some(i) = s.legacy_pending.iter().position(|p| p == id) {
@@ -263,21 +263,26 @@ mod tests {
 
     #[test]
     fn reply_to_a_request_the_stream_does_not_owe_after_a_gap_is_mispairing_not_a_lost_stream() {
-        // Earlier on the connection a gap took a response HTTP could not tell apart, so it paired the
-        // next one with the wrong request: the stream answers id 5 while owing id 4. Without the gap
-        // that would be a stream that lost its reply.
-        for gap in [false, true] {
+        // Earlier on the connection a gap took a response HTTP could not tell apart (or the capture did
+        // not see the connection begin), so it paired the next one with the wrong request: the stream
+        // answers id 5 while owing id 4. On a connection seen whole that is a stream that lost its reply.
+        for how in ["whole", "gap", "midstream"] {
             let mut h = Harness::new();
             let c = session(&mut h);
-            if gap {
-                h.gap(c, 300);
-            }
+            let c = match how {
+                "midstream" => h.connect_midstream("10.0.0.1:40009"),
+                "gap" => {
+                    h.gap(c, 300);
+                    c
+                }
+                _ => c,
+            };
             let tx = h.post(c, &[SID, V25], &tool_call(4));
             h.sse(c, tx, &[]);
             h.event(c, tx, None, &tool_result(5));
             h.end(c, tx, MessageEnd::Complete);
             h.finish();
-            assert_eq!(h.alarms().contains(&"MCP-STREAM-LOST".to_string()), !gap, "gap {gap}: {:?}", h.alarms());
+            assert_eq!(h.alarms().contains(&"MCP-STREAM-LOST".to_string()), how == "whole", "{how}: {:?}", h.alarms());
         }
     }
 

@@ -61,9 +61,18 @@ impl Harness {
 
     /// A new TCP connection from `client` (`ip:port`) to [`SERVER`].
     pub fn connect(&mut self, client: &str) -> ConnId {
+        self.open(client, false)
+    }
+
+    /// A connection the capture did not see begin (no SYN).
+    pub fn connect_midstream(&mut self, client: &str) -> ConnId {
+        self.open(client, true)
+    }
+
+    fn open(&mut self, client: &str, midstream: bool) -> ConnId {
         self.next_conn += 1;
         let c = ConnId(self.next_conn);
-        self.t.open(c, client.parse().unwrap(), SERVER.parse::<SocketAddr>().unwrap(), false);
+        self.t.open(c, client.parse().unwrap(), SERVER.parse::<SocketAddr>().unwrap(), midstream);
         c
     }
 

@@ -154,6 +154,9 @@ struct ConnView {
     /// A capture gap hit this connection: every session later bound to one of its responses has
     /// evidence that may cross the gap (`FactContext::crosses_gap`), not only those bound before it.
     gapped: bool,
+    /// The capture did not see the connection begin: HTTP may have paired its first responses with the
+    /// wrong requests (a request whose head went before the capture started).
+    midstream: bool,
 }
 
 impl ConnView {
@@ -357,6 +360,7 @@ impl McpTracker {
                 early_missed: 0,
                 early_frame: 0,
                 gapped: false,
+                midstream,
             },
         );
     }
