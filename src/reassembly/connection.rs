@@ -178,9 +178,8 @@ impl Connection {
 
     /// A direction whose seen bytes the peer never acknowledged (`Stream::unacked`), the server's first.
     pub(crate) fn unacked(&self) -> Option<Direction> {
-        let mut dirs = [Side::A, Side::B].map(|s| (self.dir_of(s), self.stream(s).unacked()));
-        dirs.sort_by_key(|(d, _)| *d != Direction::ToClient);
-        dirs.into_iter().find(|(_, u)| *u).map(|(d, _)| d)
+        let client = self.client();
+        [client.other(), client].into_iter().find(|&side| self.stream(side).unacked()).map(|side| self.dir_of(side))
     }
 
     pub(crate) fn key(&self) -> FlowKey {
