@@ -177,7 +177,12 @@ impl Connection {
     }
 
     /// A direction whose seen bytes the peer never acknowledged (`Stream::unacked`), the server's first.
+    /// Only once `Open` went out: a midstream pickup that never announced its roles delivered nothing, so
+    /// there is nothing downstream a loss could have cut short (and no connection to name).
     pub(crate) fn unacked(&self) -> Option<Direction> {
+        if let ConnState::Midstream { .. } | ConnState::Closed = self.state {
+            return None;
+        }
         let client = self.client();
         [client.other(), client].into_iter().find(|&side| self.stream(side).unacked()).map(|side| self.dir_of(side))
     }

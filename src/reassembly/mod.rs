@@ -753,6 +753,21 @@ mod tests {
     }
 
     #[test]
+    fn table_silence_of_a_pickup_that_never_announced_its_roles_says_nothing() {
+        // Found by table_chaos_keeps_the_contract: a bare ACK picks the connection up, a FIN one past it
+        // leaves a hole (an unacknowledged byte), and nothing ever decides the roles, so `Open` was never
+        // emitted and an `Unacked` would name a connection downstream never heard of.
+        let mut rig = Rig::with(&limits(|_| {}));
+        rig.send("[::2]:6", "[::1]:5", "A", 1000, 1000, b"");
+        rig.send("[::2]:6", "[::1]:5", "FP", 1001, 1000, b"");
+        rig.secs += 4 * UNACKED_SECS;
+        rig.expire();
+        rig.finish();
+        check_contract(&rig.events, true).unwrap();
+        assert_eq!(rig.table.stats().unacked_silences, 0);
+    }
+
+    #[test]
     fn table_idle_expiry_closes_least_recent_first_stamped_at_idle_time() {
         let mut rig = Rig::with(&limits(|l| l.conn_idle_secs = 30));
         rig.send(C, S, "S", 100, 0, b""); // conn 0 at t=1000
