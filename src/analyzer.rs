@@ -6,7 +6,7 @@ use std::fmt;
 use std::net::SocketAddr;
 
 use crate::capture::{CaptureStats, LinkType, RawPacket};
-use crate::decode::{self, Skip};
+use crate::decode::{self, Skip, TcpSegment};
 use crate::detect::{Incidents, Raised, RuleSet};
 use crate::facts::{Era, Fact};
 use crate::http::h2::H2Stats;
@@ -171,17 +171,69 @@ pub struct Front {
     http: ConnMap<HttpConn>,
     tls: TlsLayer,
     counters: HttpCounters,
+    pkts: PacketCounts,
+    now: Timestamp,
+    last_expiry: Timestamp,
+    /// `--http-log`: the HTTP transaction log, when asked for.
+    http_log: Option<HttpLog>,
+}
+
+/// What the summary counts per packet, before and regardless of analysis: packets, bytes, link types,
+/// TCP segments and why other packets were skipped, the time span. Kept by whoever reads the packets:
+/// the front half on one thread, the dispatcher with `--threads N` (`shard`).
+#[derive(Debug, Default)]
+pub struct PacketCounts {
     packets: u64,
     bytes: u64,
     tcp_segments: u64,
     skipped: BTreeMap<Skip, u64>,
     first_ts: Option<Timestamp>,
     last_ts: Option<Timestamp>,
-    now: Timestamp,
-    last_expiry: Timestamp,
-    /// `--http-log`: the HTTP transaction log, when asked for.
-    http_log: Option<HttpLog>,
     link_types: Vec<(LinkType, u64)>,
+}
+
+impl PacketCounts {
+    /// One packet read.
+    pub fn packet(&mut self, pkt: &RawPacket<'_>) {
+        self.packets += 1;
+        self.bytes += pkt.data.len() as u64;
+        // Nearly always one link type per capture: a short linear search, no allocation after the first.
+        if let Some((_, n)) = self.link_types.iter_mut().find(|(lt, _)| *lt == pkt.linktype) {
+            *n += 1;
+        } else if self.link_types.len() < MAX_LINK_TYPES {
+            // ALLOC: one entry per distinct link type, at most MAX_LINK_TYPES
+            self.link_types.push((pkt.linktype, 1));
+        }
+        self.first_ts = Some(self.first_ts.map_or(pkt.ts, |t| t.min(pkt.ts)));
+        self.last_ts = Some(self.last_ts.map_or(pkt.ts, |t| t.max(pkt.ts)));
+    }
+
+    /// The packet decoded to a TCP segment.
+    pub fn segment(&mut self) {
+        self.tcp_segments += 1;
+    }
+
+    /// The packet was not analysed, for `skip`.
+    pub fn skipped(&mut self, skip: Skip) {
+        *self.skipped.entry(skip).or_default() += 1;
+    }
+
+    /// The coverage notice of a capture with packets and not one TCP segment (rule CAPTURE-UNREADABLE).
+    pub fn unreadable_fact(&self, now: Timestamp) -> Option<Fact> {
+        let (reason, lt, _) = unreadable(self.packets, self.tcp_segments, &self.link_types)?;
+        Some(unreadable_fact(reason, lt, self.packets, self.first_ts.unwrap_or(now)))
+    }
+
+    /// The summary's packet-level fields.
+    pub fn summarize(&self, summary: &mut Summary) {
+        summary.packets = self.packets;
+        summary.bytes = self.bytes;
+        summary.tcp_segments = self.tcp_segments;
+        summary.skipped = self.skipped.clone();
+        summary.first_ts = self.first_ts;
+        summary.last_ts = self.last_ts;
+        summary.link_types = self.link_types.clone();
+    }
 }
 
 impl Front {
@@ -191,17 +243,11 @@ impl Front {
             http: ConnMap::default(),
             tls: TlsLayer::default(),
             counters: HttpCounters::default(),
-            packets: 0,
-            bytes: 0,
-            tcp_segments: 0,
-            skipped: BTreeMap::new(),
-            first_ts: None,
-            last_ts: None,
+            pkts: PacketCounts::default(),
             now: Timestamp::ZERO,
-            last_expiry: Timestamp::ZERO,
+            last_expiry: Timestamp(i64::MIN),
             limits,
             http_log: None,
-            link_types: Vec::new(),
         }
     }
 
@@ -253,40 +299,46 @@ impl Front {
 
     /// Feeds one packet through reassembly, TLS and HTTP; what the MCP layer needs goes to `out`.
     pub fn on_packet<F: FnMut(Cmd<'_>)>(&mut self, pkt: &RawPacket<'_>, out: &mut F) {
-        self.packets += 1;
-        self.bytes += pkt.data.len() as u64;
-        // Nearly always one link type per capture: a short linear search, no allocation after the first.
-        if let Some((_, n)) = self.link_types.iter_mut().find(|(lt, _)| *lt == pkt.linktype) {
-            *n += 1;
-        } else if self.link_types.len() < MAX_LINK_TYPES {
-            // ALLOC: one entry per distinct link type, at most MAX_LINK_TYPES
-            self.link_types.push((pkt.linktype, 1));
-        }
-        self.first_ts = Some(self.first_ts.map_or(pkt.ts, |t| t.min(pkt.ts)));
-        self.last_ts = Some(self.last_ts.map_or(pkt.ts, |t| t.max(pkt.ts)));
-        // Capture time moves to this packet first: timers due before it (a request that waited 60 s, an
-        // idle connection) fire before the packet can answer or revive them.
-        if pkt.ts.since(self.last_expiry) >= Duration::from_secs(1) {
-            self.advance(pkt.ts, out);
-        }
-        self.now = self.now.max(pkt.ts);
+        self.pkts.packet(pkt);
         match decode::decode(pkt) {
             Ok(seg) => {
-                self.tcp_segments += 1;
-                let Front { flows, http, tls, counters, limits, http_log, .. } = self;
-                flows.feed(&seg, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
+                self.pkts.segment();
+                self.on_segment(&seg, out);
             }
-            Err(skip) => *self.skipped.entry(skip).or_default() += 1,
+            Err(skip) => {
+                self.pkts.skipped(skip);
+                self.tick(pkt.ts, out);
+            }
         }
+    }
+
+    /// One decoded TCP segment (a shard worker's input: the dispatcher counted and decoded the packet).
+    pub fn on_segment<F: FnMut(Cmd<'_>)>(&mut self, seg: &TcpSegment<'_>, out: &mut F) {
+        self.tick(seg.ts, out);
+        let Front { flows, http, tls, counters, limits, http_log, .. } = self;
+        flows.feed(seg, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
+    }
+
+    /// Capture time moves to a packet's: timers due before it (a request that waited 60 s, an idle
+    /// connection) fire before the packet can answer or revive them. Expiry runs on the whole second the
+    /// packet falls in, once per second: what expires before a packet then depends on that packet's time
+    /// alone, never on which other packets the capture holds, so a shard that sees only its own
+    /// connections' packets (`shard`) reaches the same verdicts as one thread seeing all of them.
+    pub fn tick<F: FnMut(Cmd<'_>)>(&mut self, ts: Timestamp, out: &mut F) {
+        let second = ts.whole_second();
+        if second > self.last_expiry {
+            self.advance(second, out);
+        }
+        self.now = self.now.max(ts);
     }
 
     /// Moves capture time forward without a packet: expires idle connections, then tells the back half.
     pub fn advance<F: FnMut(Cmd<'_>)>(&mut self, now: Timestamp, out: &mut F) {
         self.now = self.now.max(now);
-        self.last_expiry = self.now;
-        let Front { flows, http, tls, counters, limits, http_log, now, .. } = self;
-        flows.expire(*now, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
-        out(Cmd::Advance(*now));
+        self.last_expiry = self.last_expiry.max(now);
+        let Front { flows, http, tls, counters, limits, http_log, .. } = self;
+        flows.expire(now, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
+        out(Cmd::Advance(now));
     }
 
     /// End of capture: flushes every stream, finishes the back half, then the TLS coverage notices.
@@ -295,8 +347,8 @@ impl Front {
         flows.finish(*now, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
         out(Cmd::Finish(*now));
         tls.finish(*now, &mut |f| out(Cmd::Fact(Box::new(f))));
-        if let Some((reason, lt, _)) = unreadable(self.packets, self.tcp_segments, &self.link_types) {
-            out(Cmd::Fact(Box::new(unreadable_fact(reason, lt, self.packets, self.first_ts.unwrap_or(self.now)))));
+        if let Some(fact) = self.pkts.unreadable_fact(self.now) {
+            out(Cmd::Fact(Box::new(fact)));
         }
         match self.http_log.take() {
             Some(log) => log.finish(),
@@ -306,17 +358,11 @@ impl Front {
 
     /// The front half's share of the summary (see `summarize`).
     pub fn summarize(&self, capture: CaptureStats, summary: &mut Summary) {
-        summary.packets = self.packets;
-        summary.bytes = self.bytes;
-        summary.tcp_segments = self.tcp_segments;
-        summary.skipped = self.skipped.clone();
-        summary.first_ts = self.first_ts;
-        summary.last_ts = self.last_ts;
+        self.pkts.summarize(summary);
         summary.capture = capture;
         summary.tcp = self.flows.stats().clone();
         summary.http = self.counters.clone();
         summary.tls = self.tls.stats();
-        summary.link_types = self.link_types.clone();
     }
 }
 
@@ -351,13 +397,19 @@ fn unreadable_fact(reason: &str, lt: LinkType, packets: u64, ts: Timestamp) -> F
 /// The back half: [`Cmd`]s in, incidents out. Owns the MCP sessions, the rules and the incident table.
 pub struct Back {
     mcp: McpTracker,
-    rules: RuleSet,
+    /// Shared read-only by every shard's back half with `--threads N`.
+    rules: std::sync::Arc<RuleSet>,
     incidents: Incidents,
     rule_eval_errors: u64,
 }
 
 impl Back {
     pub fn new(limits: &Limits, rules: RuleSet) -> Back {
+        Back::sharing(limits, std::sync::Arc::new(rules))
+    }
+
+    /// A back half evaluating rules another one holds too (a `--threads N` shard).
+    pub fn sharing(limits: &Limits, rules: std::sync::Arc<RuleSet>) -> Back {
         Back { mcp: McpTracker::new(limits, rules.checkpoints()), rules, incidents: Incidents::with_cap(limits.max_incidents), rule_eval_errors: 0 }
     }
 
@@ -400,8 +452,15 @@ impl Back {
     }
 
     /// Hands every incident to the sink (report order) and fills the back half's share of the summary.
-    pub fn finish(mut self, sink: &mut dyn IncidentSink, summary: &mut Summary) -> std::io::Result<()> {
-        sink.finish(&self.incidents.sorted())?;
+    pub fn finish(self, sink: &mut dyn IncidentSink, summary: &mut Summary) -> std::io::Result<()> {
+        let rows = self.finish_rows(summary);
+        let mut sorted: Vec<&crate::detect::Incident> = rows.iter().collect();
+        sorted.sort_by(|a, b| crate::detect::report_order(a, b));
+        sink.finish(&sorted)
+    }
+
+    /// Fills the back half's share of the summary and returns the incident rows (in no order).
+    pub fn finish_rows(mut self, summary: &mut Summary) -> Vec<crate::detect::Incident> {
         summary.mcp = self.mcp.stats().clone();
         summary.incidents_by_rule = self.incidents.by_rule().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         summary.rule_eval_errors = self.rule_eval_errors + self.incidents.eval_errors;
@@ -410,7 +469,7 @@ impl Back {
             summary.sessions = records;
             summary.sessions_unrecorded = dropped;
         }
-        Ok(())
+        self.incidents.into_rows()
     }
 }
 
@@ -809,6 +868,42 @@ mod tests {
 
     fn ct(v: Option<&str>) -> Headers {
         Headers::from_pairs(v.map(|v| ("content-type", v)))
+    }
+
+    /// The capture time the back half has been told of when a packet at `ts` is handled.
+    fn told_before(front: &mut Front, ts: Timestamp) -> Option<Timestamp> {
+        let mut last = None;
+        front.tick(ts, &mut |cmd| {
+            if let Cmd::Advance(t) = cmd {
+                last = Some(t);
+            }
+        });
+        last
+    }
+
+    #[test]
+    fn what_expires_before_a_packet_depends_on_its_time_alone() {
+        // A `--threads` worker sees only its servers' packets. Whatever other packets come between, a
+        // packet at t finds expiry run up to the whole second of t, never past it and never short of it.
+        let ns = |s: f64| Timestamp((s * 1e9) as i64);
+        let mine = [0.5, 60.9, 61.0, 61.4, 62.2, 130.0];
+        let others = [0.3, 60.4, 60.95, 61.3, 62.0, 129.99];
+        let mut alone = Front::new(Limits::default());
+        let mut mixed = Front::new(Limits::default());
+        let (mut seen_alone, mut seen_mixed) = (Timestamp(i64::MIN), Timestamp(i64::MIN));
+        for (&m, &o) in mine.iter().zip(&others) {
+            if let Some(t) = told_before(&mut mixed, ns(o)) {
+                seen_mixed = t;
+            }
+            for (front, seen) in [(&mut alone, &mut seen_alone), (&mut mixed, &mut seen_mixed)] {
+                if let Some(t) = told_before(front, ns(m)) {
+                    *seen = t;
+                }
+            }
+            assert_eq!(seen_alone, ns(m).whole_second(), "alone, packet at {m}");
+            assert_eq!(seen_mixed, ns(m).whole_second(), "among others, packet at {m}");
+        }
+        assert_eq!(Timestamp(-1).whole_second(), Timestamp(-1_000_000_000));
     }
 
     #[test]

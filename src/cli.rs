@@ -69,8 +69,9 @@ pub struct Args {
     #[arg(short = 'q', long = "quiet")]
     pub quiet: bool,
 
-    /// Analyse a file on N threads: 1 runs everything on one thread; 2 (or more) runs reading,
-    /// reassembly and HTTP on one thread and MCP and the rules on another. The report is byte-identical.
+    /// Analyse a file on N worker threads, split by server address (every session stays on one worker),
+    /// with one more thread reading the capture. The report and summary are byte-identical for every N
+    /// while no --limit cap is reached (caps are split evenly across the workers).
     #[arg(long = "threads", value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: u16,
 
@@ -253,6 +254,8 @@ pub enum ConfigError {
     BadSensor(String),
     #[error("--threads applies to reading files (-r); live capture runs on one analysis thread")]
     ThreadsNeedFile,
+    #[error("--http-log writes one line per transaction in capture order from one thread: use it with --threads 1")]
+    HttpLogOneThread,
     #[error("{0} applies to reading files (-r); live capture writes the incident report row by row (analyse the -w file for the other reports)")]
     FileOnly(&'static str),
 }
@@ -272,6 +275,9 @@ impl Config {
         let live = live_config(&args)?;
         if live.is_some() && args.threads > 1 {
             return Err(ConfigError::ThreadsNeedFile);
+        }
+        if args.http_log.is_some() && args.threads > 1 {
+            return Err(ConfigError::HttpLogOneThread);
         }
         if live.is_some() {
             let r = &args.report;

@@ -19,8 +19,8 @@ pub mod jsonrpc;
 pub mod limits;
 pub mod mcp;
 pub mod output;
-pub mod pipeline;
 pub mod reassembly;
+pub mod shard;
 pub mod time;
 pub mod tls;
 
@@ -102,32 +102,45 @@ pub fn run(config: Config) -> Result<(), RunError> {
     };
     let mut sink = Collect::new(inner.as_mut());
     let mut progress = output::progress::Progress::new(!config.quiet, reader.total_size());
-    let mut front = analyzer::Front::new(config.limits.clone());
-    let mut back = analyzer::Back::new(&config.limits, config.rules);
-    if let Some(rc) = report.recorder() {
-        back.enable_recorder(rc);
-    }
-    front.set_keylog(config.keylog);
-    if let Some((_, f)) = take("--http-log")? {
-        front.set_http_log(output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
-    }
-    let (front_result, sink_result) = if config.threads > 1 {
-        pipeline::run(reader, front, &mut back, &mut sink, &mut progress)
+    let mut workers_line = String::new();
+    let (summary, fatal) = if config.threads > 1 {
+        let setup = shard::Setup {
+            shards: usize::from(config.threads),
+            limits: config.limits.clone(),
+            rules: std::sync::Arc::new(config.rules),
+            keylog: config.keylog,
+            recorder: report.recorder(),
+        };
+        let outcome = shard::run(reader, setup, &mut progress);
+        progress.finish();
+        let rows: Vec<&detect::Incident> = outcome.incidents.iter().collect();
+        sink.finish(&rows).map_err(out_err)?;
+        workers_line = output::elapsed::workers_line(outcome.cpu.0, &outcome.cpu.1);
+        (outcome.summary, outcome.fatal)
     } else {
-        single_thread(reader, front, &mut back, &mut sink, &mut progress)
+        let mut front = analyzer::Front::new(config.limits.clone());
+        let mut back = analyzer::Back::new(&config.limits, config.rules);
+        if let Some(rc) = report.recorder() {
+            back.enable_recorder(rc);
+        }
+        front.set_keylog(config.keylog);
+        if let Some((_, f)) = take("--http-log")? {
+            front.set_http_log(output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
+        }
+        let (front_result, sink_result) = single_thread(reader, front, &mut back, &mut sink, &mut progress);
+        sink_result.map_err(out_err)?;
+        front_result.http_log.map_err(out_err)?;
+        progress.finish();
+        let mut summary = front_result.summary;
+        back.finish(&mut sink, &mut summary).map_err(out_err)?;
+        (summary, front_result.fatal)
     };
-    sink_result.map_err(out_err)?;
-    front_result.http_log.map_err(out_err)?;
-    progress.finish();
-    let mut summary = front_result.summary;
-    back.finish(&mut sink, &mut summary).map_err(out_err)?;
-    let fatal = front_result.fatal;
     let incidents = std::mem::take(&mut sink.incidents);
     drop(inner);
     let inputs: Vec<String> = config.inputs.iter().map(|p| p.display().to_string()).collect();
     write_reports(report, &inputs, &summary, &incidents, sessions_file, html_file)?;
     if !config.quiet {
-        eprint!("{summary}{}", clock.line(summary.bytes, summary.packets));
+        eprint!("{summary}{}{workers_line}", clock.line(summary.bytes, summary.packets));
     }
     if let Some(e) = fatal {
         return Err(e.into());
@@ -147,6 +160,30 @@ pub fn run(config: Config) -> Result<(), RunError> {
     }
 }
 
+/// What reading the capture through the front half leaves behind.
+pub struct FrontResult {
+    /// The front half's share of the summary (packets, TCP, HTTP, TLS, capture counters).
+    pub summary: analyzer::Summary,
+    /// The capture error that stopped reading, if any; everything before it was analysed.
+    pub fatal: Option<CaptureError>,
+    /// An error writing the HTTP transaction log.
+    pub http_log: std::io::Result<()>,
+}
+
+/// Reads the next packet through `front`; `Ok(false)` at the end of the capture.
+fn feed_next<F: FnMut(analyzer::Cmd<'_>)>(reader: &mut CaptureReader, front: &mut analyzer::Front, out: &mut F) -> Result<bool, CaptureError> {
+    match reader.next_packet()? {
+        Some(pkt) => front.on_packet(&pkt, out),
+        None => return Ok(false),
+    }
+    // pcapng Decryption Secrets Blocks read while reaching this packet.
+    let secrets = reader.take_secrets();
+    if !secrets.is_empty() {
+        front.add_secrets(&secrets);
+    }
+    Ok(true)
+}
+
 /// Reads every packet through both halves of the analyzer on this thread; the commands pass borrowed.
 fn single_thread(
     mut reader: CaptureReader,
@@ -154,11 +191,11 @@ fn single_thread(
     back: &mut analyzer::Back,
     sink: &mut dyn IncidentSink,
     progress: &mut output::progress::Progress,
-) -> (pipeline::FrontResult, std::io::Result<()>) {
+) -> (FrontResult, std::io::Result<()>) {
     let mut result = Ok(());
     let mut fatal = None;
     loop {
-        match pipeline::feed_next(&mut reader, &mut front, &mut |cmd| analyzer::keep_first_error(&mut result, || back.handle(cmd, sink))) {
+        match feed_next(&mut reader, &mut front, &mut |cmd| analyzer::keep_first_error(&mut result, || back.handle(cmd, sink))) {
             Ok(true) => {}
             Ok(false) => break,
             Err(e) => {
@@ -175,7 +212,7 @@ fn single_thread(
     let http_log = front.finish(&mut |cmd| analyzer::keep_first_error(&mut result, || back.handle(cmd, sink)));
     let mut summary = analyzer::Summary::default();
     front.summarize(reader.stats().clone(), &mut summary);
-    (pipeline::FrontResult { summary, fatal, http_log }, result)
+    (FrontResult { summary, fatal, http_log }, result)
 }
 
 /// The reports written after the run: session inventory, timeline (standard output), HTML page, each

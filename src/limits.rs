@@ -78,6 +78,21 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// One shard's share with `--threads N`: the caps on what the whole run holds (connections, sessions,
+    /// incident rows, buffered bytes) are split evenly, rounded up, so the shards together hold what the
+    /// user set; the caps on one connection, stream, body or session stay as they are.
+    pub fn per_shard(&self, shards: usize) -> Limits {
+        let n = shards.max(1);
+        Limits {
+            max_connections: self.max_connections.div_ceil(n),
+            max_ooo_bytes_total: self.max_ooo_bytes_total.div_ceil(n),
+            max_sessions: self.max_sessions.div_ceil(n),
+            max_incidents: self.max_incidents.div_ceil(n),
+            max_tls_wait_bytes_total: self.max_tls_wait_bytes_total.div_ceil(n),
+            ..self.clone()
+        }
+    }
+
     /// The names accepted by `--limit NAME=VALUE`, in the order the README documents them.
     pub const NAMES: &'static [&'static str] = &[
         "max_connections",

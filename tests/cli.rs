@@ -138,6 +138,10 @@ fn threads_zero_or_not_a_number_is_exit_2() {
         assert_eq!(o.status.code(), Some(2), "--threads {bad}");
         assert!(stderr(&o).contains("--threads"), "{bad}: {}", stderr(&o));
     }
+    // The HTTP transaction log is written in capture order by one thread.
+    let o = run(&["-r", "samples/downgrade.pcap", "--threads", "2", "--http-log", "/nonexistent/h.tsv"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--http-log") && stderr(&o).contains("--threads 1"), "{}", stderr(&o));
 }
 
 #[test]

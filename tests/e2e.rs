@@ -32,8 +32,8 @@ fn samples_match_golden_reports() {
 }
 
 #[test]
-fn two_threads_give_the_single_threaded_report_byte_for_byte() {
-    // --threads 2 runs reading/reassembly/HTTP and MCP/rules on two threads; the report and the summary
+fn three_workers_give_the_single_threaded_report_byte_for_byte() {
+    // --threads 3 splits the analysis by server address over three workers; the report and the summary
     // must not change by a byte (the single-threaded ones are pinned by the goldens above).
     for p in samples() {
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
@@ -44,12 +44,69 @@ fn two_threads_give_the_single_threaded_report_byte_for_byte() {
             args.extend(["--keylog".to_string(), keys.to_string_lossy().into_owned()]);
         }
         let one: Vec<&str> = args.iter().map(String::as_str).collect();
-        let two: Vec<&str> = one.iter().copied().chain(["--threads", "2"]).collect();
-        let (a, b) = (run(&one), run(&two));
+        let three: Vec<&str> = one.iter().copied().chain(["--threads", "3"]).collect();
+        let (a, b) = (run(&one), run(&three));
         assert!(a.status.success() && b.status.success(), "{rel}: {} / {}", stderr(&a), stderr(&b));
-        assert_eq!(stdout(&a), stdout(&b), "{rel}: CSV differs on two threads");
-        assert_eq!(stderr(&a), stderr(&b), "{rel}: summary differs on two threads");
+        assert_eq!(stdout(&a), stdout(&b), "{rel}: CSV differs on three workers");
+        assert_eq!(stderr(&a), stderr(&b), "{rel}: summary differs on three workers");
     }
+}
+
+/// Every capture under `samples/`, with the key logs of the TLS ones.
+fn every_capture_and_key_log() -> Vec<String> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&root().join("samples"), &mut files);
+    files.sort();
+    let rel = |p: &std::path::Path| p.strip_prefix(root()).unwrap().to_string_lossy().into_owned();
+    let mut args = Vec::new();
+    for p in &files {
+        match p.extension().and_then(|e| e.to_str()) {
+            Some("pcap" | "pcapng") => args.extend(["-r".to_string(), rel(p)]),
+            Some("keys") => args.extend(["--keylog".to_string(), rel(p)]),
+            _ => {}
+        }
+    }
+    args
+}
+
+#[test]
+fn every_sample_at_once_gives_the_same_reports_on_any_number_of_workers() {
+    // All captures merged into one run: over a hundred servers (addresses and ports) whose sessions the
+    // workers must each keep whole, and whose rows, records and counters must merge into exactly what one
+    // thread writes: the CSV, the session inventory and the summary.
+    let args = every_capture_and_key_log();
+    assert!(args.iter().filter(|a| *a == "-r").count() >= 100, "{args:?}");
+    let dir = std::env::temp_dir().join(format!("mcptap-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let analyse = |n: &str| {
+        let sessions = dir.join(format!("sessions-{n}.csv"));
+        let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let s = sessions.to_string_lossy().into_owned();
+        a.extend(["--threads", n, "--sessions", &s]);
+        let o = run(&a);
+        assert!(o.status.success(), "--threads {n}: {}", stderr(&o));
+        (stdout(&o), std::fs::read_to_string(&sessions).unwrap(), stderr(&o))
+    };
+    let one = analyse("1");
+    let rows = csv_rows(&one.0).len();
+    assert!(rows > 100 && one.1.lines().count() > 300, "{rows} rows, {} sessions", one.1.lines().count());
+    for n in ["2", "3", "8"] {
+        let (csv, sessions, summary) = analyse(n);
+        assert_eq!(one.0, csv, "CSV differs on {n} workers");
+        assert_eq!(one.1, sessions, "session inventory differs on {n} workers");
+        assert_eq!(one.2, summary, "summary differs on {n} workers");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -30,6 +30,19 @@ fn marks_gap(fact: &Fact) -> bool {
     fact.ctx.crosses_gap && !matches!(fact.kind, FactKind::CaptureGap(_))
 }
 
+/// The report's row order: first seen, then first frame, then rule id and session; the remaining
+/// columns only break ties, so that the order is total and rows merged from `--threads N` shards come out
+/// as one thread would write them.
+pub fn report_order(a: &Incident, b: &Incident) -> std::cmp::Ordering {
+    fn key(i: &Incident) -> (Timestamp, Option<u64>, &str, &str) {
+        (i.first_seen, i.frames.first().copied(), &i.rule_id, &i.session_key)
+    }
+    fn rest(i: &Incident) -> (&str, &str, &str, &str, Timestamp, u64, &[u64], &str) {
+        (&i.client, &i.server, &i.host, &i.endpoint, i.last_seen, i.count, &i.frames, &i.evidence)
+    }
+    key(a).cmp(&key(b)).then_with(|| rest(a).cmp(&rest(b)))
+}
+
 /// Frames listed per incident at most (INCIDENTS.md, `frames` column).
 pub const MAX_FRAMES: usize = 8;
 
@@ -283,13 +296,16 @@ impl Incidents {
         self.rows.get(i)
     }
 
-    /// All incidents in report order: first seen, then first frame, then rule id and session.
+    /// All incidents in report order ([`report_order`]).
     pub fn sorted(&self) -> Vec<&Incident> {
         let mut v: Vec<&Incident> = self.rows.iter().collect();
-        v.sort_by(|a, b| {
-            (a.first_seen, a.frames.first(), &a.rule_id, &a.session_key).cmp(&(b.first_seen, b.frames.first(), &b.rule_id, &b.session_key))
-        });
+        v.sort_by(|a, b| report_order(a, b));
         v
+    }
+
+    /// Every row, for a `--threads N` merge.
+    pub fn into_rows(self) -> Vec<Incident> {
+        self.rows
     }
 
     /// Incident counts by rule id, for the summary.

@@ -208,6 +208,10 @@ struct ClientState {
     initialized: bool,
     /// The latest `initialize` handshake without a session id, per endpoint (see `SessionIdent`).
     handshakes: BTreeMap<String, u64>,
+    /// Serial of this client's newest such handshake with this server: counted per client and server, not
+    /// per capture, so a session's key does not depend on other servers' traffic (a `--threads` shard
+    /// sees only its own servers).
+    handshake_seq: u64,
     /// The capture missed server bytes toward this client (a gap, a connection it lost sight of, or one
     /// that began before it was seen): an `initialize` result minting a session id may be among them.
     server_loss: bool,
@@ -283,8 +287,6 @@ pub struct McpTracker {
     timer_seq: u64,
     checkpoints: Checkpoints,
     versions: Versions,
-    /// Serial of the newest `initialize` handshake without a session id.
-    handshake_seq: u64,
     stream_uid: u64,
     stats: McpStats,
     last_expiry: Timestamp,
@@ -313,7 +315,6 @@ impl McpTracker {
             timer_seq: 0,
             checkpoints,
             versions: Versions::default(),
-            handshake_seq: 0,
             stream_uid: 0,
             stats: McpStats::default(),
             last_expiry: Timestamp::ZERO,

@@ -244,9 +244,14 @@ impl Recorder {
     /// Every record, ordered by first seen, then session id, then key (deterministic).
     pub fn into_records(self) -> Vec<SessionRecord> {
         let mut v: Vec<SessionRecord> = self.records.into_values().collect();
-        v.sort_by(|a, b| (a.first_seen, &a.session_id, &a.unique).cmp(&(b.first_seen, &b.session_id, &b.unique)));
+        v.sort_by(report_order);
         v
     }
+}
+
+/// The reports' session order: first seen, then session id, then key (unique per session, so total).
+pub fn report_order(a: &SessionRecord, b: &SessionRecord) -> std::cmp::Ordering {
+    (a.first_seen, &a.session_id, &a.unique).cmp(&(b.first_seen, &b.session_id, &b.unique))
 }
 
 /// A short description of an SSE `data` payload for the timeline: each JSON-RPC message as its method, or

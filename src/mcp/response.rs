@@ -94,10 +94,10 @@ impl McpTracker {
         };
         if initialize && req_sid.is_none() && resp_sid.is_none() && info.legacy.is_none() {
             // A server that mints no session id: this handshake starts an anonymous session of its own.
-            self.handshake_seq += 1;
-            let seq = self.handshake_seq;
+            let c = self.client_mut(client.ip(), server);
+            c.handshake_seq += 1;
             // ALLOC: one handshake serial per endpoint of a client, few in practice
-            self.client_mut(client.ip(), server).handshakes.insert(path.clone(), seq);
+            c.handshakes.insert(path.clone(), c.handshake_seq);
         }
         // A session id on an error answer keys nothing: some servers stamp a fresh id on every 400 to a
         // request without one (the Python SDK on a session-less GET), and no session follows it.

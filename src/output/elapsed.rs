@@ -18,6 +18,23 @@ impl Stopwatch {
     }
 }
 
+/// CPU time the calling thread has used so far, from the scheduler's account
+/// (`/proc/thread-self/schedstat`, nanoseconds on the CPU); `None` where the kernel does not keep it.
+pub fn thread_cpu_secs() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
+/// `  workers:   4, CPU s each 0.61 0.58 0.55 0.49 (busiest 0.61), reading 0.40` for `--threads N`: how
+/// evenly the servers spread the work, and what N cores would give (the busiest worker bounds the run).
+pub fn workers_line(reader: Option<f64>, workers: &[Option<f64>]) -> String {
+    let fmt = |s: Option<f64>| s.map_or_else(|| "?".to_string(), |s| format!("{s:.2}"));
+    let each: Vec<String> = workers.iter().map(|&s| fmt(s)).collect();
+    let busiest = workers.iter().flatten().copied().fold(None, |m: Option<f64>, s| Some(m.map_or(s, |m| m.max(s))));
+    format!("  workers:   {}, CPU s each {} (busiest {}), reading {}\n", workers.len(), each.join(" "), fmt(busiest), fmt(reader))
+}
+
 fn line(secs: f64, bytes: u64, packets: u64) -> String {
     // Below 0.1 ms the rate says nothing; a zero-length run would divide by zero.
     let rate = if secs >= 0.0001 {
@@ -52,5 +69,7 @@ mod tests {
         assert_eq!(line(0.5, 1_000_000, 10), "  elapsed:   500.0 ms wall time, 2.0 MB/s, 20 packets/s\n");
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
+        assert_eq!(workers_line(Some(0.4), &[Some(1.0), None, Some(1.25)]), "  workers:   3, CPU s each 1.00 ? 1.25 (busiest 1.25), reading 0.40\n");
+        assert!(thread_cpu_secs().is_none_or(|s| s >= 0.0));
     }
 }

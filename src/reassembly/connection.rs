@@ -105,6 +105,15 @@ fn speaker(payload: &[u8]) -> Option<Speaker> {
     }
 }
 
+/// The server's address by [`port_guess`], for a stage that must agree with reassembly's guess before
+/// reassembly has seen the connection (the `shard` dispatcher).
+pub fn guess_server(key: &FlowKey) -> SocketAddr {
+    match port_guess(key) {
+        Side::A => key.b,
+        Side::B => key.a,
+    }
+}
+
 /// Ephemeral ports are the high ones: the higher port is probably the client's. Equal ports: `B`.
 fn port_guess(key: &FlowKey) -> Side {
     if key.a.port() > key.b.port() {

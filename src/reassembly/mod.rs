@@ -50,6 +50,7 @@ mod connection;
 mod lru;
 mod stream;
 
+pub use connection::guess_server;
 use connection::{Connection, Isns, Side, Verdict};
 use lru::Lru;
 use stream::{Budget, Ctx};

@@ -32,6 +32,10 @@ pub fn stderr(o: &Output) -> String {
 pub fn normalise_elapsed(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
+        // `--threads N`: the workers' CPU times, measured like the wall time and present only with N > 1.
+        if line.starts_with("  workers:") {
+            continue;
+        }
         if line.starts_with("  elapsed:") {
             out.push_str("  elapsed:   <wall time>");
             out.push_str(if line.ends_with('\n') { "\n" } else { "" });
