@@ -380,6 +380,10 @@ impl McpTracker {
             ("undecoded", 0, String::new(), String::new())
         } else if resp.status < 300 && resp.stream.is_some() {
             ("stream", 0, String::new(), String::new())
+        } else if !resp.get_on_mcp && resp.status < 400 {
+            // Only a GET's answer and an error are described by their body: a successful POST's body (a
+            // tools/list, a tool's result) is not read again as text.
+            ("unread", 0, String::new(), String::new())
         } else {
             classify_error_body(&media, &body, parsed.as_deref())
         };
