@@ -3,9 +3,15 @@
 
 Usage: check.py TRUTH.csv REPORT.csv SUMMARY.txt [TSHARK_TYPES.txt]
 
-Passes when mcptap raised exactly one MCP-SSE-DOWNGRADE row for each downgraded session and none for any
-other, exactly one MCP-SSE-SHIFT row for each `mixed` session and none for any other, and counted the
-responses by content type the generator wrote. With a tshark output file (one http.content_type per
+Passes when mcptap raised the rows the incident catalogue (INCIDENTS.md, revised vocabulary) asks for and no
+others, and counted the responses by content type the generator wrote. The generator's `downgraded` sessions
+answer JSON first, then SSE without ids; `mixed` ones SSE with ids. An SSE reply after JSON replies is
+MCP-SSE-SHIFT when its ids are a cursor or when it is per-request streaming (progress notifications before
+the response), and MCP-SSE-DOWNGRADE when it carries only its response and no ids. So: exactly one
+MCP-SSE-DOWNGRADE row for each downgraded session with a single-message SSE reply (`sse_single` > 0), exactly
+one MCP-SSE-SHIFT row for each mixed session and each downgraded session with a streaming SSE reply before
+its first single-message one (`sse_streaming` > 0: once a session is reported downgraded, a later streaming
+reply is no news), and none for any other session. With a tshark output file (one http.content_type per
 response), also says how many responses tshark got right. Exit 1 on any mismatch.
 """
 import collections
@@ -23,9 +29,11 @@ def main():
             if row["session_id"] == "TOTAL":
                 total = row
                 continue
-            if row["downgraded"] == "1":
+            if "sse_single" not in row:
+                sys.exit("check: %s: no sse_single column: regenerate the capture (bench/gen_mcp_pcap.py)" % truth_path)
+            if row["downgraded"] == "1" and int(row["sse_single"]) > 0:
                 downgraded.add(row["session_id"])
-            if row["style"] == "mixed":
+            if row["style"] == "mixed" or (row["downgraded"] == "1" and int(row["sse_streaming"]) > 0):
                 mixed.add(row["session_id"])
     if total is None:
         sys.exit("check: %s: no TOTAL row" % truth_path)

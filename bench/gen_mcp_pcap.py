@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
-# Vendored from the project's shared benchmark kit (shared/bench/gen_mcp_pcap.py, unchanged below this
-# header) so that bench/run.sh works from a clean clone. Regenerate captures with bench/run.sh, not by hand.
+# Vendored from the project's shared benchmark kit (shared/bench/gen_mcp_pcap.py) so that bench/run.sh works
+# from a clean clone. Regenerate captures with bench/run.sh, not by hand. One change, to the ground truth only
+# (the capture is byte for byte the shared generator's): two columns at the end of each session row,
+# sse_single counts its SSE replies carrying only their response, sse_streaming those carrying progress
+# notifications before it that came before the first single-message one. The incident catalogue's revised vocabulary makes the difference: a
+# per-request streaming reply after JSON is MCP-SSE-SHIFT, not MCP-SSE-DOWNGRADE (bench/check.py).
 """Deterministic synthetic MCP (Model Context Protocol) Streamable-HTTP traffic -> classic pcap.
 
 Pure standard library. Writes LINKTYPE_ETHERNET pcap (microsecond timestamps) of many
@@ -366,6 +370,8 @@ class Session:
         self.n_resp = 0
         self.n_json = 0
         self.n_sse = 0
+        self.n_sse_single = 0
+        self.n_sse_streaming = 0
         self.n_nobody = 0
         self.n_events = 0
         self.n_events_id = 0
@@ -488,6 +494,11 @@ class Session:
             writes.append((t_hdr, hdr))
             pend = b""
         nprog = rng.choice([0, 0, 1, 2, 3]) if kind == "call" else 0
+        if nprog:
+            if self.n_sse_single == 0:
+                self.n_sse_streaming += 1
+        else:
+            self.n_sse_single += 1
         for k in range(nprog):
             tk = t_hdr + proc * (k + 1) / (nprog + 1)
             ev = self.sse_event(b'{"jsonrpc":"2.0","method":"notifications/progress","params":'
@@ -588,10 +599,11 @@ class Session:
                 t = tend + rtt + loguniform(rng, 0.1, 8.0)
 
     def truth_row(self):
-        return "%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%d,%d" % (
+        return "%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%d,%d,%d,%d" % (
             self.sid_hdr.decode(), 1 if self.style == "downgraded" else 0, self.n_req, self.n_resp,
             self.n_json, self.n_sse, self.n_nobody, self.n_events, self.n_events_id, self.n_conns,
-            6 if self.v6 else 4, self.style, self.mode, self.first_sse, self.idx)
+            6 if self.v6 else 4, self.style, self.mode, self.first_sse, self.idx,
+            self.n_sse_single, self.n_sse_streaming)
 
 
 def _ts_key(p):
@@ -742,13 +754,13 @@ def main():
     with open(a.out + ".truth.csv", "w") as tf:
         tf.write("session_id,downgraded,http_requests,http_responses,responses_json,responses_sse,"
                  "responses_nobody,sse_events,sse_events_with_id,tcp_connections,ip_version,style,"
-                 "conn_mode,first_sse_body_response,session_index\n")
+                 "conn_mode,first_sse_body_response,session_index,sse_single,sse_streaming\n")
         for s in sessions:
             tf.write(s.truth_row() + "\n")
             for k, v in enumerate((1 if s.style == "downgraded" else 0, s.n_req, s.n_resp, s.n_json,
                                    s.n_sse, s.n_nobody, s.n_events, s.n_events_id, s.n_conns)):
                 tot[k] += v
-        tf.write("TOTAL,%d,%d,%d,%d,%d,%d,%d,%d,%d,,,,,%d\n" % (*tot, len(sessions)))
+        tf.write("TOTAL,%d,%d,%d,%d,%d,%d,%d,%d,%d,,,,,%d,,\n" % (*tot, len(sessions)))
     el = time.time() - t_start
     print("wrote %s: %d bytes, %d packets, %d sessions (%d downgraded), %d requests, %d responses "
           "(json %d, sse %d, no body %d), %d tcp connections, %d dup, %d swapped; %.1f s, %.1f MB/s"

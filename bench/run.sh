@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Benchmark: mcptap's whole analysis, on one thread and on two, against a read-and-decode-only loop over the
-# same reader and against tshark, on one synthetic capture; then checks the reports against ground truth.
+# Benchmark: mcptap's whole analysis on one thread and on N workers (--threads 2, 4, 8), a baseline build of
+# an earlier commit, a read-and-decode-only loop over the same reader, and tshark, all on one synthetic
+# capture in one run; then checks every report against ground truth and against the one-thread report.
 #
 #   bench/run.sh [SIZE_BYTES]        default 1073741824 (1 GiB)
 #
 # The capture comes from bench/gen_mcp_pcap.py (the project's shared generator, vendored) with --seed 42 and
-# is cached in target/bench/. Environment: RUNS (timed runs per tool, median reported; default 3), TSHARK=0
-# to skip tshark, TSHARK_MAX_BYTES (skip tshark above this size; default 2 GiB: tshark needs ~1.9 GiB RAM
-# per GiB of capture).
-# Exit 1 if a report disagrees with the generator's ground truth (bench/check.py) or if the --threads 2
-# report differs from the single-threaded one by a byte.
+# is cached in target/bench/. Environment: RUNS (timed runs per tool, median reported; default 3), THREADS
+# (worker counts to run besides 1; default "2 4 8"), BASELINE (a git revision built in a temporary worktree
+# and timed in the same run, for "x times faster than the earlier binary"; default 5427c80, the last commit
+# before the speed work of issue 17; "none" to skip), TSHARK=0 to skip tshark, TSHARK_MAX_BYTES (skip tshark
+# above this size; default 2 GiB: tshark needs ~1.9 GiB RAM per GiB of capture).
+# The per-worker CPU times come from the summary's `workers:` line of the last timed run of each N.
+# Exit 1 if a report disagrees with the generator's ground truth (bench/check.py) or if any --threads N
+# report, summary or session inventory differs from the one-thread one by a byte.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,7 +25,8 @@ pcap="$out/mcp_${size}_s42.pcap"
 
 [[ -x /usr/bin/time ]] || { echo "bench: /usr/bin/time (GNU time) is needed for peak RSS (apt-get install time)" >&2; exit 2; }
 mkdir -p "$out"
-if [[ ! -f "$pcap" || ! -f "$pcap.truth.csv" ]]; then
+# A truth file from before the sse_single column (bench/check.py needs it) is regenerated with its capture.
+if [[ ! -f "$pcap" || ! -f "$pcap.truth.csv" ]] || ! head -1 "$pcap.truth.csv" | grep -q sse_single; then
     echo "bench: generating $pcap" >&2
     python3 "$gen" --target-bytes "$size" --seed 42 --out "$pcap" >&2
 fi
@@ -29,6 +34,21 @@ fi
 bin="$root/target/release/mcptap"
 readloop="$root/target/release/examples/readloop"
 bytes=$(stat -c %s "$pcap")
+threads="${THREADS:-2 4 8}"
+baseline="${BASELINE:-5427c80}"
+
+base_bin=""
+if [[ "$baseline" != none ]]; then
+    rev=$(cd "$root" && git rev-parse --short "$baseline")
+    base_dir="$out/baseline-$rev"
+    base_bin="$base_dir/target/release/mcptap"
+    if [[ ! -x "$base_bin" ]]; then
+        echo "bench: building baseline $rev" >&2
+        rm -rf "$base_dir"
+        (cd "$root" && git worktree add --detach --force "$base_dir" "$rev" > /dev/null 2>&1) || (cd "$root" && git worktree prune && git worktree add --detach --force "$base_dir" "$rev" > /dev/null)
+        (cd "$base_dir" && CARGO_TARGET_DIR="$base_dir/target" cargo build --release --quiet --bin mcptap)
+    fi
+fi
 
 # time_it NAME CMD...: runs CMD $runs times; sets secs (median wall), cpu (median user+sys) and rss_kib
 # (max peak RSS). CPU time is reported beside wall time because the machine may be shared: on a busy
@@ -48,15 +68,27 @@ time_it() {
     rss_kib=$rss
 }
 
+declare -A wall cpus rss busiest reading each
 time_it readloop sh -c "'$readloop' '$pcap' > '$out/readloop.out'"
 read_secs=$secs read_cpu=$cpu read_rss=$rss_kib
-time_it mcptap1 sh -c "'$bin' -r '$pcap' -o '$out/report.csv' 2> '$out/summary.txt'"
-mcp_secs=$secs mcp_cpu=$cpu mcp_rss=$rss_kib
-time_it mcptap2 sh -c "'$bin' -r '$pcap' --threads 2 -o '$out/report-t2.csv' 2> '$out/summary-t2.txt'"
-mcp2_secs=$secs mcp2_cpu=$cpu mcp2_rss=$rss_kib
+if [[ -n "$base_bin" ]]; then
+    time_it baseline sh -c "'$base_bin' -r '$pcap' -o '$out/report-base.csv' 2> '$out/summary-base.txt'"
+    base_secs=$secs base_cpu=$cpu base_rss=$rss_kib
+fi
+for n in 1 $threads; do
+    time_it "t$n" sh -c "'$bin' -r '$pcap' --threads $n -o '$out/report-t$n.csv' 2> '$out/summary-t$n.txt'"
+    wall[$n]=$secs cpus[$n]=$cpu rss[$n]=$rss_kib
+    line=$(grep '^  workers:' "$out/summary-t$n.txt" || true)
+    busiest[$n]=$(sed -n 's/.*(busiest \([0-9.?]*\)).*/\1/p' <<< "$line")
+    reading[$n]=$(sed -n 's/.*reading \([0-9.?]*\).*/\1/p' <<< "$line")
+    each[$n]=$(sed -n 's/.*CPU s each \([0-9. ?]*\) (busiest.*/\1/p' <<< "$line")
+done
+# One thread: the whole process is the one "worker".
+busiest[1]=${cpus[1]} reading[1]="-" each[1]=${cpus[1]}
+mcp_secs=${wall[1]}
 
-packets=$(sed -n 's/^  packets: *\([0-9]*\).*/\1/p' "$out/summary.txt")
-msgs=$(sed -n 's/^  http: *\([0-9]*\) requests, \([0-9]*\) responses.*/\1 \2/p' "$out/summary.txt" | awk '{print $1+$2}')
+packets=$(sed -n 's/^  packets: *\([0-9]*\).*/\1/p' "$out/summary-t1.txt")
+msgs=$(sed -n 's/^  http: *\([0-9]*\) requests, \([0-9]*\) responses.*/\1 \2/p' "$out/summary-t1.txt" | awk '{print $1+$2}')
 
 tshark_secs="" tshark_cpu="" tshark_rss="" tshark_file=""
 if [[ "${TSHARK:-1}" != 0 ]] && command -v tshark > /dev/null && (( bytes <= ${TSHARK_MAX_BYTES:-2147483648} )); then
@@ -72,32 +104,71 @@ fi
 row() { # name wall_s cpu_s rss_kib with_msgs
     awk -v n="$1" -v s="$2" -v c="$3" -v r="$4" -v b="$bytes" -v p="$packets" -v m="$5" -v ms="$mcp_secs" 'BEGIN {
         if (s <= 0) s = 0.01; if (c <= 0) c = 0.01;
-        printf "| %-24s | %7.2f | %7.2f | %8.0f | %8.0f | %11.0f | %10s | %7.0f | %7s |\n", n, s, c, b / s / 1e6,
+        printf "| %-26s | %7.2f | %7.2f | %8.0f | %8.0f | %11.0f | %10s | %7.0f | %7s |\n", n, s, c, b / s / 1e6,
             b / c / 1e6, p / s, (m == "" ? "n/a" : sprintf("%.0f", m / s)), r / 1024, sprintf("%.2fx", s / ms) }'
 }
 echo
 echo "capture: $pcap ($bytes bytes, $packets packets, $msgs HTTP messages); median of $runs runs"
 echo "machine: $(nproc) CPUs, $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| run                      |  wall s |   CPU s | MB/s wall | MB/s CPU |   packets/s | HTTP msg/s | RSS MiB | time ÷ mcptap |"
+echo "| run                        |  wall s |   CPU s | MB/s wall | MB/s CPU |   packets/s | HTTP msg/s | RSS MiB | time ÷ mcptap |"
 echo "|---|---|---|---|---|---|---|---|---|"
 row "readloop (read+decode)" "$read_secs" "$read_cpu" "$read_rss" ""
-row "mcptap" "$mcp_secs" "$mcp_cpu" "$mcp_rss" "$msgs"
-row "mcptap --threads 2" "$mcp2_secs" "$mcp2_cpu" "$mcp2_rss" "$msgs"
+[[ -n "$base_bin" ]] && row "baseline $rev, one thread" "$base_secs" "$base_cpu" "$base_rss" "$msgs"
+for n in 1 $threads; do
+    row "mcptap --threads $n" "${wall[$n]}" "${cpus[$n]}" "${rss[$n]}" "$msgs"
+done
 [[ -n "$tshark_secs" ]] && row "tshark" "$tshark_secs" "$tshark_cpu" "$tshark_rss" "$msgs"
 echo
-awk -v a="$mcp_secs" -v b="$mcp2_secs" 'BEGIN { printf "--threads 2 speed-up over one thread (wall): %.2fx\n", a / b }'
-[[ -n "$tshark_secs" ]] && awk -v t="$tshark_secs" -v a="$mcp_secs" -v b="$mcp2_secs" \
-    'BEGIN { printf "mcptap speed over tshark (wall, same run): %.1fx on one thread, %.1fx on two\n", t / a, t / b }'
+echo "CPU per worker (seconds; the busiest bounds the run on N free cores; one thread: the whole process):"
+echo
+echo "| N | CPU s each worker | busiest | reading thread | busiest ÷ one-thread CPU |"
+echo "|---|---|---|---|---|"
+for n in 1 $threads; do
+    awk -v n="$n" -v e="${each[$n]}" -v b="${busiest[$n]}" -v r="${reading[$n]}" -v one="${cpus[1]}" \
+        'BEGIN { printf "| %s | %s | %s | %s | %s |\n", n, e, b, r, (b + 0 > 0 ? sprintf("1/%.1f", one / b) : "?") }'
+done
 echo
 status=0
-# The summary's last line is the run's wall time (stderr only), the one line that differs between runs.
-same_summary() { cmp -s <(grep -v '^  elapsed:' "$1") <(grep -v '^  elapsed:' "$2"); }
-if cmp -s "$out/report.csv" "$out/report-t2.csv" && same_summary "$out/summary.txt" "$out/summary-t2.txt"; then
-    echo "--threads 2: report and summary byte-identical to one thread"
+verdict() { if [[ $1 == 1 ]]; then echo "met"; else echo "NOT met"; fi; }
+mbps=$(awk -v b="$bytes" -v s="${wall[1]}" 'BEGIN { printf "%.0f", b / s / 1e6 }')
+echo "targets (issue 17), from this run:"
+if [[ -n "$base_bin" ]]; then
+    x=$(awk -v a="$base_secs" -v b="${wall[1]}" 'BEGIN { printf "%.2f", a / b }')
+    ok=$(awk -v m="$mbps" -v x="$x" 'BEGIN { print (m >= 1000 || x >= 2.3) ? 1 : 0 }')
+    echo "- one thread >= 1,000 MB/s or >= 2.3x the baseline: $mbps MB/s, ${x}x baseline $rev: $(verdict "$ok")"
 else
-    echo "--threads 2: REPORT DIFFERS from one thread" && status=1
+    ok=$(awk -v m="$mbps" 'BEGIN { print (m >= 1000) ? 1 : 0 }')
+    echo "- one thread >= 1,000 MB/s: $mbps MB/s: $(verdict "$ok")"
 fi
+if [[ -n "${wall[2]:-}" ]]; then
+    x=$(awk -v a="${wall[1]}" -v b="${wall[2]}" 'BEGIN { printf "%.2f", a / b }')
+    echo "- --threads 2 >= 1.8x one thread (wall): ${x}x: $(verdict "$(awk -v x="$x" 'BEGIN { print (x >= 1.8) }')")"
+fi
+if [[ -n "${busiest[8]:-}" ]]; then
+    x=$(awk -v one="${cpus[1]}" -v b="${busiest[8]}" 'BEGIN { printf "%.1f", one / b }')
+    echo "- N = 8: busiest worker <= 1/6 of one-thread CPU: 1/$x: $(verdict "$(awk -v x="$x" 'BEGIN { print (x >= 6) }')")"
+fi
+max_rss=0
+for n in 1 $threads; do (( rss[$n] > max_rss )) && max_rss=${rss[$n]}; done
+echo "- peak RSS <= 64 MiB at every N: $((max_rss / 1024)) MiB at most: $(verdict "$(( max_rss <= 65536 ))")"
+[[ -n "$tshark_secs" ]] && awk -v t="$tshark_secs" -v a="${wall[1]}" -v b="${wall[2]:-0}" \
+    'BEGIN { printf "- speed over tshark (wall, same run): %.1fx on one thread%s\n", t / a, (b > 0 ? sprintf(", %.1fx with --threads 2", t / b) : "") }'
+echo
+# The summary's measured lines (wall time, workers' CPU) are the only lines that differ between runs.
+same_summary() { cmp -s <(grep -v -e '^  elapsed:' -e '^  workers:' "$1") <(grep -v -e '^  elapsed:' -e '^  workers:' "$2"); }
+# The session inventory (--sessions) costs time of its own, so it is compared in untimed runs.
+for n in 1 $threads; do
+    "$bin" -q -r "$pcap" --threads "$n" -o /dev/null --sessions "$out/sessions-t$n.csv"
+done
+for n in $threads; do
+    if cmp -s "$out/report-t1.csv" "$out/report-t$n.csv" && cmp -s "$out/sessions-t1.csv" "$out/sessions-t$n.csv" \
+        && same_summary "$out/summary-t1.txt" "$out/summary-t$n.txt"; then
+        echo "--threads $n: report, session inventory and summary byte-identical to one thread"
+    else
+        echo "--threads $n: REPORT DIFFERS from one thread" && status=1
+    fi
+done
 echo "correctness against $pcap.truth.csv:"
-python3 "$root/bench/check.py" "$pcap.truth.csv" "$out/report.csv" "$out/summary.txt" $tshark_file || status=1
+python3 "$root/bench/check.py" "$pcap.truth.csv" "$out/report-t1.csv" "$out/summary-t1.txt" $tshark_file || status=1
 exit $status
