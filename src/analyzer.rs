@@ -320,10 +320,11 @@ impl Front {
     }
 
     /// Capture time moves to a packet's: timers due before it (a request that waited 60 s, an idle
-    /// connection) fire before the packet can answer or revive them. Expiry runs on the whole second the
-    /// packet falls in, once per second: what expires before a packet then depends on that packet's time
-    /// alone, never on which other packets the capture holds, so a shard that sees only its own
-    /// connections' packets (`shard`) reaches the same verdicts as one thread seeing all of them.
+    /// connection) fire before the packet can answer or revive them. Expiry runs on the whole second of
+    /// the capture clock (the latest packet time so far), once per second: what expires before a packet
+    /// then depends on that clock alone, never on which other packets moved it there, so a shard that sees
+    /// only its own connections' packets, told the clock with each (`shard`), reaches the same verdicts as
+    /// one thread seeing all of them.
     pub fn tick<F: FnMut(Cmd<'_>)>(&mut self, ts: Timestamp, out: &mut F) {
         let second = ts.whole_second();
         if second > self.last_expiry {

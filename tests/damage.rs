@@ -3,7 +3,7 @@
 //! reassembly must hold: the same incidents without loss, gaps reported with loss, no false downgrade.
 
 use crate::common::*;
-use crate::pcapedit::{cut_start, drop_runs, impair, scratch, snap, Pcap};
+use crate::pcapedit::{cut_start, drop_runs, impair, scratch, snap, stray_ahead, Pcap};
 
 /// (rule_id, severity, session_id, count) of each incident.
 fn incidents(csv: &str) -> Vec<(String, String, String, String)> {
@@ -220,4 +220,32 @@ fn snap_length_cuts_are_gaps_never_bytes_and_never_a_false_downgrade() {
         }
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_packet_from_the_future_moves_every_worker_clock_as_it_moves_one_thread() {
+    // Found by fuzzing (fuzz/fuzz_targets/shards.rs): one packet of another server stamped weeks ahead
+    // expires every idle connection and session on one thread. A worker that did not see that packet
+    // would keep them, and report what one thread does not (a stream ended by idle instead of a gap).
+    let dir = scratch("stray");
+    let mut compared = 0;
+    for p in samples() {
+        let Some(pcap) = Pcap::read(&p) else { continue };
+        let Some(bad) = stray_ahead(&pcap, 40 * 86_400) else { continue };
+        let f = dir.path().join(p.file_name().unwrap());
+        bad.write(&f);
+        let keys = p.with_extension("keys");
+        let mut args = vec!["-r".to_string(), f.display().to_string()];
+        if keys.exists() {
+            args.extend(["--keylog".to_string(), keys.display().to_string()]);
+        }
+        let one: Vec<&str> = args.iter().map(String::as_str).collect();
+        let three: Vec<&str> = one.iter().copied().chain(["--threads", "3"]).collect();
+        let (a, b) = (run(&one), run(&three));
+        assert_eq!(a.status.code(), b.status.code(), "{}", p.display());
+        assert_eq!(stdout(&a), stdout(&b), "{}: CSV differs on three workers", p.display());
+        assert_eq!(stderr(&a), stderr(&b), "{}: summary differs on three workers", p.display());
+        compared += 1;
+    }
+    assert!(compared >= 40, "{compared} samples compared");
 }

@@ -225,3 +225,30 @@ pub fn drop_runs(p: &Pcap, seed: u64, per_mille: u64, max_run: u64) -> (Pcap, us
     }
     (Pcap { records: out, ..p.clone() }, dropped)
 }
+
+/// Where the TCP header of a record starts, for a supported link type.
+fn tcp_offset(p: &Pcap, r: &Record) -> Option<usize> {
+    p.tcp(r)?;
+    let link = match p.linktype {
+        0 | 108 => 4,
+        1 => 14,
+        113 => 16,
+        276 => 20,
+        _ => 0,
+    };
+    let ip = r.data.get(link..)?;
+    Some(link + if ip.first()? >> 4 == 4 { (ip[0] & 0x0f) as usize * 4 } else { 40 })
+}
+
+/// One stray packet whose clock runs ahead: a copy of the middle TCP record moved to ports 40001 -> 7777
+/// (another connection, to another server) with its timestamp `secs` later, inserted after the original.
+/// Every packet after it is then earlier than the capture clock.
+pub fn stray_ahead(p: &Pcap, secs: u32) -> Option<Pcap> {
+    let (i, off) = p.records.iter().enumerate().skip(p.records.len() / 2).find_map(|(i, r)| tcp_offset(p, r).map(|o| (i, o)))?;
+    let mut stray = p.records[i].clone();
+    stray.data.get_mut(off..off + 4)?.copy_from_slice(&[0x9c, 0x41, 0x1e, 0x61]);
+    stray.ts_sec = stray.ts_sec.saturating_add(secs);
+    let mut out = p.clone();
+    out.records.insert(i + 1, stray);
+    Some(out)
+}

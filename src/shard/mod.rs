@@ -6,10 +6,11 @@
 //! The calling thread reads the capture, counts and decodes every packet, and hands each TCP segment to
 //! the worker its server hashes to (`route`), batched with its payload copied into the batch's arena
 //! (the only copy: reassembly borrows from there). Each worker owns a whole layer stack (reassembly, TLS,
-//! HTTP, MCP, rules) for its servers and sees its segments in capture order. Capture time reaches every
-//! worker through its own segments; expiry runs on whole seconds of packet time (`Front::tick`), so what
-//! expires before a segment never depends on the other workers' packets, and each worker gets the
-//! capture's last time before it finishes. The results merge deterministically (`merge`): counters
+//! HTTP, MCP, rules) for its servers and sees its segments in capture order. Each segment carries the
+//! capture clock (the latest packet time read so far, of any server), and expiry runs on whole seconds of
+//! that clock (`Front::tick`), so what expires before a segment is what one thread would have expired
+//! before it, whatever other workers' packets came between; each worker gets the capture's last time
+//! before it finishes. The results merge deterministically (`merge`): counters
 //! summed, incident rows and session records sorted by their report order, which is total. The report,
 //! the summary and the session reports are therefore the same byte for byte for every N, as long as no
 //! cap is reached: caps on what the run holds are split evenly across the workers
@@ -75,6 +76,9 @@ pub struct Outcome {
 
 /// A TCP segment whose payload is a range of its batch's arena.
 struct Seg {
+    /// The capture clock when the segment was read: the latest time of any packet so far, this one's
+    /// or (timestamps can go backwards) an earlier one's, of any server.
+    clock: Timestamp,
     frame: u64,
     ts: Timestamp,
     src: std::net::SocketAddr,
@@ -114,10 +118,10 @@ impl Batch {
         start..self.arena.len()
     }
 
-    fn push_seg(&mut self, s: &TcpSegment<'_>) {
+    fn push_seg(&mut self, s: &TcpSegment<'_>, clock: Timestamp) {
         let payload = self.stash(s.payload);
         let TcpSegment { frame, ts, src, dst, seq, ack, flags, window, missing, .. } = *s;
-        self.items.push(Item::Seg(Seg { frame, ts, src, dst, seq, ack, flags, window, missing, payload }));
+        self.items.push(Item::Seg(Seg { clock, frame, ts, src, dst, seq, ack, flags, window, missing, payload }));
     }
 }
 
@@ -228,7 +232,7 @@ fn dispatch(
                 counts.segment();
                 let i = router.shard(&seg);
                 if let Some(lane) = lanes.get_mut(i) {
-                    lane.batch.push_seg(&seg);
+                    lane.batch.push_seg(&seg, now);
                     if lane.batch.full() {
                         lane.send();
                     }
@@ -283,7 +287,12 @@ fn work(full: Receiver<Batch>, empty: SyncSender<Batch>, mut front: Front, mut b
         let Batch { items, arena } = &mut batch;
         for item in items.drain(..) {
             match item {
-                Item::Seg(s) => front.on_segment(&s.attach(arena), &mut |cmd| handle(&mut back, cmd)),
+                Item::Seg(s) => {
+                    // One thread expires up to the capture clock before a packet, also when that clock
+                    // was moved by another server's packet (a timestamp far ahead): so does a worker.
+                    front.tick(s.clock, &mut |cmd| handle(&mut back, cmd));
+                    front.on_segment(&s.attach(arena), &mut |cmd| handle(&mut back, cmd));
+                }
                 Item::Secrets(r) => front.add_secrets(arena.get(r).unwrap_or_default()),
                 Item::Tick(ts) => front.tick(ts, &mut |cmd| handle(&mut back, cmd)),
                 Item::Fact(f) => handle(&mut back, Cmd::Fact(f)),
