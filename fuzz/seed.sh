@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Seeds the fuzz corpora (fuzz/corpus/<target>/, not committed) from samples/*.pcap*: the capture and
-# analyzer targets get the files whole; decode gets single packets; jsonrpc, sse and http get payloads cut
+# Seeds the fuzz corpora (fuzz/corpus/<target>/, not committed) from samples/*.pcap*: the capture,
+# analyzer and shards targets get the files whole; decode gets single packets; jsonrpc, sse and http get payloads cut
 # from them; reassembly gets the TCP segments of each Ethernet sample in its own input format. Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")"
-for t in capture analyzer decode reassembly http sse jsonrpc coding; do mkdir -p "corpus/$t"; done
+for t in capture analyzer shards decode reassembly http sse jsonrpc coding; do mkdir -p "corpus/$t"; done
 for f in ../samples/*.pcap ../samples/*.pcapng; do
   b=$(basename "$f")
   cp "$f" "corpus/capture/$b"
   cp "$f" "corpus/analyzer/$b"
+  cp "$f" "corpus/shards/$b"
 done
 python3 - <<'PY'
 import glob, os, struct
@@ -101,6 +102,6 @@ for i, t in enumerate(texts):
         open(f'corpus/coding/zlib-{i}-{split}', 'wb').write(bytes([2, split]) + z)
         open(f'corpus/coding/raw-{i}-{split}', 'wb').write(bytes([2, split]) + raw)
 PY
-for t in capture analyzer decode reassembly http sse jsonrpc coding; do
+for t in capture analyzer shards decode reassembly http sse jsonrpc coding; do
   echo "$t: $(ls "corpus/$t" | wc -l) seeds"
 done

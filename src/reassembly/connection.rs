@@ -105,6 +105,12 @@ fn speaker(payload: &[u8]) -> Option<Speaker> {
     }
 }
 
+/// Whether a payload opens with a request line (`Some(true)`) or a status line (`Some(false)`): the test
+/// reassembly decides a midstream pickup's roles by, for a stage that must decide alike (`shard`).
+pub fn speaker_is_client(payload: &[u8]) -> Option<bool> {
+    speaker(payload).map(|s| s == Speaker::Client)
+}
+
 /// The server's address by [`port_guess`], for a stage that must agree with reassembly's guess before
 /// reassembly has seen the connection (the `shard` dispatcher).
 pub fn guess_server(key: &FlowKey) -> SocketAddr {
@@ -314,6 +320,9 @@ impl Connection {
                 None => None,
             };
             if let Some(client) = client {
+                if seg.frame != self.first_frame && client != port_guess(&self.key) {
+                    ctx.stats.roles_decided_late = ctx.stats.roles_decided_late.saturating_add(1);
+                }
                 self.announce(client, ConnState::Established { client }, ctx);
             }
         }
@@ -552,6 +561,8 @@ mod tests {
         let (cl, sv) = ("10.0.0.1:8080", "10.0.0.2:9090");
         rig.send(cl, sv, "PA", 1, 1, b"DELETE /mcp HTTP/1.1\r\n\r\n");
         assert_eq!(rig.take()[0], Ev::Open { conn: 0, client: addr(cl), server: addr(sv) });
+        // Decided by the connection's first packet: `--threads` routes it alike.
+        assert_eq!(rig.table.stats().roles_decided_late, 0);
     }
 
     #[test]
@@ -568,6 +579,8 @@ mod tests {
         let ev = rig.take();
         assert_eq!(ev[0], Ev::Open { conn: 0, client: addr(cl), server: addr(sv) });
         assert_eq!(rig.table.stats().roles_guessed, 0);
+        // Against the port guess, after the first packet: counted for `--threads` (shard::route).
+        assert_eq!(rig.table.stats().roles_decided_late, 1);
     }
 
     #[test]

@@ -50,7 +50,7 @@ mod connection;
 mod lru;
 mod stream;
 
-pub use connection::guess_server;
+pub use connection::{guess_server, speaker_is_client};
 use connection::{Connection, Isns, Side, Verdict};
 use lru::Lru;
 use stream::{Budget, Ctx};
@@ -161,6 +161,10 @@ pub struct ReassemblyStats {
     pub unacked_silences: u64,
     /// Midstream pickups announced with the port guess (no SYN, no payload that revealed the roles).
     pub roles_guessed: u64,
+    /// Midstream pickups whose roles a request or status line decided against the port guess after the
+    /// connection's first packet. Not in the summary: it says where `--threads N` cannot follow one
+    /// thread exactly (`shard::route`), and the differential fuzz target skips such inputs.
+    pub roles_decided_late: u64,
 }
 
 /// RFC 9293 §3.6 keeps a closed connection in TIME-WAIT for 2 MSL; Linux uses 60 s (`TCP_TIMEWAIT_LEN`).

@@ -18,8 +18,10 @@
 //! more than its share.
 //!
 //! What one worker cannot see: a session whose connections go to different server addresses (an
-//! `endpoint` event naming another host or port, a connection picked up midstream whose ports mislead the
-//! guess) is split, and a client moving to a session id another server minted is not recognised. One
+//! `endpoint` event naming another host or port) is split, and a client moving to a session id another
+//! server minted is not recognised. A connection picked up midstream follows reassembly's role decision
+//! (`route`), except for its bare ACKs before the first payload when the payload then contradicts the
+//! port guess. One
 //! server carrying everything (a single gateway) puts all the work on one worker: the speed-up then is
 //! the reading thread's share only.
 //!

@@ -9,17 +9,24 @@
 //! time. Past [`MAX_SERVERS`] distinct servers, new ones are hashed instead ([`shard_of`]), which needs no
 //! memory and still never moves a server.
 //!
-//! The server is known from the handshake (RFC 9293 §3.5: the SYN goes to it, the SYN-ACK comes from it)
-//! or, for a connection picked up midstream, guessed from the ports exactly as reassembly guesses it
-//! (`reassembly::guess_server`). Only connections whose handshake contradicts the port guess need
-//! remembering; their table is bounded like reassembly's, oldest forgotten first.
+//! The server is known from the handshake (RFC 9293 §3.5: the SYN goes to it, the SYN-ACK comes from it).
+//! A connection picked up midstream is decided as reassembly decides it: by its first payload, a request
+//! line from the client or a status line from the server, else by the port guess (`reassembly::
+//! guess_server`, `speaker_is_client`). Each connection's worker is remembered, so every later packet
+//! follows it whatever it carries; the table is bounded like reassembly's, oldest forgotten first.
+//!
+//! Where this cannot follow one thread exactly: a midstream pickup whose first packets carry no payload
+//! (bare ACKs) is routed by the port guess before anything decides it; if a request or status line later
+//! decides it the other way (a server on a higher port than its client's), those first packets went to
+//! another worker, which counts a connection of its own. Reassembly counts such late decisions
+//! (`ReassemblyStats::roles_decided_late`).
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 
 use crate::decode::flow_key::FlowKey;
 use crate::decode::TcpSegment;
-use crate::reassembly::guess_server;
+use crate::reassembly::{guess_server, speaker_is_client};
 
 /// Servers assigned by load and remembered; later ones are hashed.
 pub const MAX_SERVERS: usize = 1 << 16;
@@ -33,9 +40,9 @@ pub struct Router {
     assigned: HashMap<SocketAddr, usize>,
     /// Traffic handed to each worker so far.
     load: Vec<u64>,
-    /// Connections whose handshake named the other end the server than the port guess would.
-    // ALLOC: one entry per such connection, bounded by `cap`
-    against_guess: HashMap<FlowKey, SocketAddr>,
+    /// The worker of each connection decided so far.
+    // ALLOC: one entry per connection, bounded by `cap` (oldest forgotten first)
+    flows: HashMap<FlowKey, usize>,
     order: VecDeque<FlowKey>,
     cap: usize,
 }
@@ -48,7 +55,7 @@ impl Router {
             shards,
             assigned: HashMap::new(),
             load: vec![0; shards],
-            against_guess: HashMap::new(),
+            flows: HashMap::new(),
             order: VecDeque::new(),
             cap: cap.max(1),
         }
@@ -56,15 +63,28 @@ impl Router {
 
     /// The shard of `seg`'s connection.
     pub fn shard(&mut self, seg: &TcpSegment<'_>) -> usize {
-        let server = self.server(seg);
-        let shard = match self.assigned.get(&server) {
-            Some(&i) => i,
-            None if self.assigned.len() < MAX_SERVERS => {
-                let least = (0..self.shards).min_by_key(|&i| (self.load.get(i).copied().unwrap_or(0), i)).unwrap_or(0);
-                self.assigned.insert(server, least);
-                least
+        let key = FlowKey::new(seg.src, seg.dst);
+        let shard = if seg.flags.syn && !seg.flags.rst {
+            // A SYN decides, also on a 4-tuple that carried another connection before.
+            let server = if seg.flags.ack { seg.src } else { seg.dst };
+            let shard = self.server_shard(server);
+            self.remember(key, shard);
+            shard
+        } else if let Some(&shard) = self.flows.get(&key) {
+            shard
+        } else {
+            let server = match speaker_is_client(seg.payload) {
+                Some(true) => seg.dst,
+                Some(false) => seg.src,
+                None => guess_server(&key),
+            };
+            let shard = self.server_shard(server);
+            // Reassembly settles a pickup's roles with its first payload (or a reset that ends it); a bare
+            // ACK settles nothing yet.
+            if !seg.payload.is_empty() {
+                self.remember(key, shard);
             }
-            None => shard_of(server, self.shards),
+            shard
         };
         if let Some(l) = self.load.get_mut(shard) {
             *l = l.saturating_add(seg.payload.len() as u64 + SEGMENT_COST);
@@ -72,35 +92,28 @@ impl Router {
         shard
     }
 
-    fn server(&mut self, seg: &TcpSegment<'_>) -> SocketAddr {
-        let key = FlowKey::new(seg.src, seg.dst);
-        if seg.flags.syn && !seg.flags.rst {
-            let server = if seg.flags.ack { seg.src } else { seg.dst };
-            if server != guess_server(&key) {
-                self.remember(key, server);
-            } else {
-                // A new connection on a 4-tuple that once had the other roles.
-                self.against_guess.remove(&key);
+    /// The worker of a server: the one it was given, or the least loaded for a new one.
+    fn server_shard(&mut self, server: SocketAddr) -> usize {
+        match self.assigned.get(&server) {
+            Some(&i) => i,
+            None if self.assigned.len() < MAX_SERVERS => {
+                let least = (0..self.shards).min_by_key(|&i| (self.load.get(i).copied().unwrap_or(0), i)).unwrap_or(0);
+                self.assigned.insert(server, least);
+                least
             }
-            return server;
+            None => shard_of(server, self.shards),
         }
-        self.against_guess.get(&key).copied().unwrap_or_else(|| guess_server(&key))
     }
 
-    fn remember(&mut self, key: FlowKey, server: SocketAddr) {
-        if self.against_guess.insert(key, server).is_some() {
+    fn remember(&mut self, key: FlowKey, shard: usize) {
+        if self.flows.insert(key, shard).is_some() {
             return;
         }
         self.order.push_back(key);
         while self.order.len() > self.cap {
             if let Some(old) = self.order.pop_front() {
-                self.against_guess.remove(&old);
+                self.flows.remove(&old);
             }
-        }
-        // Entries removed by a later SYN leave their key in `order`; compact when they dominate.
-        if self.order.len() > 2 * self.against_guess.len() + 64 {
-            let live = &self.against_guess;
-            self.order.retain(|k| live.contains_key(k));
         }
     }
 }
@@ -170,14 +183,38 @@ mod tests {
     }
 
     #[test]
-    fn remembered_roles_are_bounded_oldest_first() {
+    fn remembered_connections_are_bounded_oldest_first() {
         let mut r = Router::new(3, 2);
         for port in [1, 2, 3] {
             r.shard(&seg(&format!("10.0.0.1:{port}"), "10.0.0.2:9000", "S"));
         }
-        assert_eq!(r.against_guess.len(), 2);
+        assert_eq!(r.flows.len(), 2);
         let first = FlowKey::new("10.0.0.1:1".parse().unwrap(), "10.0.0.2:9000".parse().unwrap());
-        assert!(!r.against_guess.contains_key(&first));
+        assert!(!r.flows.contains_key(&first));
+    }
+
+    #[test]
+    fn a_midstream_pickup_follows_its_first_payload_like_reassembly() {
+        let mut r = Router::new(4, 100);
+        let server = "10.0.0.2:50000";
+        let want = one_shard(&mut r, &[seg("10.0.0.1:40000", server, "S")]);
+        let with = |src: &str, dst: &str, payload: &'static [u8]| {
+            let mut s = seg(src, dst, "A");
+            s.payload = payload;
+            s
+        };
+        // A client on a lower port than its server: the port guess would name the client the server.
+        // The request line decides, and the rest of the connection follows whatever it carries.
+        let c = "10.0.0.9:1234";
+        let got = one_shard(&mut r, &[with(c, server, b"POST /mcp HTTP/1.1\r\n"), with(server, c, b""), with(server, c, b"HTTP/1.1 200 OK\r\n"), with(c, server, b"{}")]);
+        assert_eq!(got, want);
+        // Picked up at a status line: the sender is the server.
+        let c2 = "10.0.0.9:1235";
+        assert_eq!(one_shard(&mut r, &[with(server, c2, b"HTTP/1.1 200 OK\r\n"), with(c2, server, b"GET / HTTP/1.1\r\n")]), want);
+        // Data that does not speak settles the port guess, as reassembly adopts it with the data.
+        let c3 = "10.0.0.9:1236";
+        let guessed = r.server_shard("10.0.0.9:1236".parse().unwrap());
+        assert_eq!(one_shard(&mut r, &[with(c3, server, b"xyz"), with(c3, server, b"POST / HTTP/1.1\r\n")]), guessed);
     }
 
     #[test]
