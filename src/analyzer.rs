@@ -331,6 +331,7 @@ impl Front {
             self.advance(second, out);
         }
         self.now = self.now.max(ts);
+        self.flows.observe(ts);
     }
 
     /// Moves capture time forward without a packet: expires idle connections, then tells the back half.

@@ -53,7 +53,7 @@ fuzz_target!(|data: &[u8]| {
     let mut rows = back.finish_rows(&mut one);
     rows.sort_by(report_order);
 
-    if one.tcp.roles_decided_late > 0 {
+    if one.tcp.roles_unroutable > 0 {
         // The one case routing cannot follow (shard::route): a pickup's bare ACKs routed by the port
         // guess before a request or status line decided it the other way.
         return;

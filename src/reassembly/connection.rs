@@ -202,6 +202,11 @@ impl Connection {
         [client.other(), client].into_iter().find(|&side| self.stream(side).unacked()).map(|side| self.dir_of(side))
     }
 
+    /// The client's address, as announced or as currently guessed.
+    pub(crate) fn client_addr(&self) -> SocketAddr {
+        self.addr(self.client())
+    }
+
     pub(crate) fn key(&self) -> FlowKey {
         self.key
     }
@@ -321,7 +326,7 @@ impl Connection {
             };
             if let Some(client) = client {
                 if seg.frame != self.first_frame && client != port_guess(&self.key) {
-                    ctx.stats.roles_decided_late = ctx.stats.roles_decided_late.saturating_add(1);
+                    ctx.stats.roles_unroutable = ctx.stats.roles_unroutable.saturating_add(1);
                 }
                 self.announce(client, ConnState::Established { client }, ctx);
             }
@@ -562,7 +567,7 @@ mod tests {
         rig.send(cl, sv, "PA", 1, 1, b"DELETE /mcp HTTP/1.1\r\n\r\n");
         assert_eq!(rig.take()[0], Ev::Open { conn: 0, client: addr(cl), server: addr(sv) });
         // Decided by the connection's first packet: `--threads` routes it alike.
-        assert_eq!(rig.table.stats().roles_decided_late, 0);
+        assert_eq!(rig.table.stats().roles_unroutable, 0);
     }
 
     #[test]
@@ -580,7 +585,7 @@ mod tests {
         assert_eq!(ev[0], Ev::Open { conn: 0, client: addr(cl), server: addr(sv) });
         assert_eq!(rig.table.stats().roles_guessed, 0);
         // Against the port guess, after the first packet: counted for `--threads` (shard::route).
-        assert_eq!(rig.table.stats().roles_decided_late, 1);
+        assert_eq!(rig.table.stats().roles_unroutable, 1);
     }
 
     #[test]
@@ -710,6 +715,21 @@ mod tests {
         assert_eq!(tail[2], &Ev::Close { conn: 0 });
         assert_eq!(tail[3], &Ev::Open { conn: 1, client: addr(C), server: addr(S) });
         assert_eq!(rig.table.open_connections(), 1);
+        // The same roles: `--threads` routes the new connection where the old one was.
+        assert_eq!(rig.table.stats().roles_unroutable, 0);
+    }
+
+    #[test]
+    fn conn_syn_from_the_server_side_taking_over_a_live_tuple_is_counted_unroutable() {
+        let mut rig = Rig::new();
+        rig.handshake();
+        rig.send(C, S, "PA", 101, 501, b"abc");
+        // The old server opens a connection to the old client's port: a new connection, roles reversed.
+        rig.send(S, C, "S", 4_000_000, 0, b"");
+        let ev = rig.take();
+        assert!(ev.iter().any(|e| matches!(e, Ev::End { conn: 0, reason: EndReason::Reused, .. })));
+        assert!(ev.contains(&Ev::Open { conn: 1, client: addr(S), server: addr(C) }));
+        assert_eq!(rig.table.stats().roles_unroutable, 1);
     }
 
     #[test]

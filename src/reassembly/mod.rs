@@ -161,10 +161,11 @@ pub struct ReassemblyStats {
     pub unacked_silences: u64,
     /// Midstream pickups announced with the port guess (no SYN, no payload that revealed the roles).
     pub roles_guessed: u64,
-    /// Midstream pickups whose roles a request or status line decided against the port guess after the
-    /// connection's first packet. Not in the summary: it says where `--threads N` cannot follow one
-    /// thread exactly (`shard::route`), and the differential fuzz target skips such inputs.
-    pub roles_decided_late: u64,
+    /// Connections whose roles `--threads N` cannot route as one thread decides them (`shard::route`):
+    /// midstream pickups whose roles a request or status line decided against the port guess after the
+    /// first packet, and live 4-tuples taken over by a SYN from the other side. Not in the summary; the
+    /// differential fuzz target skips such inputs.
+    pub roles_unroutable: u64,
 }
 
 /// RFC 9293 §3.6 keeps a closed connection in TIME-WAIT for 2 MSL; Linux uses 60 s (`TCP_TIMEWAIT_LEN`).
@@ -234,6 +235,13 @@ impl FlowTable {
         self.budget.used
     }
 
+    /// Capture time reached `now` (a packet of any kind, of any connection: the caller's clock). A
+    /// connection's activity is stamped with this clock, not only with its own segments' times, so that
+    /// a table fed a subset of the packets (a `--threads` worker) stamps as one fed all of them.
+    pub fn observe(&mut self, now: Timestamp) {
+        self.clock = self.clock.max(now);
+    }
+
     /// One TCP segment. Per packet: one hash lookup and O(1) list update; in-order data is handed on as a
     /// slice of `seg.payload` without copying or allocating.
     pub fn feed<F: FnMut(FlowEvent<'_>)>(&mut self, seg: &TcpSegment<'_>, out: &mut F) {
@@ -268,6 +276,10 @@ impl FlowTable {
                 }
                 Verdict::Reused => {
                     let (frame, ts) = (seg.frame, seg.ts);
+                    let new_client = if seg.flags.ack { seg.dst } else { seg.src };
+                    if self.conns.get(idx).is_some_and(|c| c.client_addr() != new_client) {
+                        self.stats.roles_unroutable = self.stats.roles_unroutable.saturating_add(1);
+                    }
                     self.end_conn(idx, EndReason::Reused, Some(frame), ts, out);
                 }
             }

@@ -69,7 +69,7 @@ fn absorb_tcp(into: &mut ReassemblyStats, s: ReassemblyStats) {
         connection_cap_hits,
         unacked_silences,
         roles_guessed,
-        roles_decided_late,
+        roles_unroutable,
     } = s;
     add(&mut into.connections, connections);
     add(&mut into.midstream_pickups, midstream_pickups);
@@ -83,7 +83,7 @@ fn absorb_tcp(into: &mut ReassemblyStats, s: ReassemblyStats) {
     add(&mut into.connection_cap_hits, connection_cap_hits);
     add(&mut into.unacked_silences, unacked_silences);
     add(&mut into.roles_guessed, roles_guessed);
-    add(&mut into.roles_decided_late, roles_decided_late);
+    add(&mut into.roles_unroutable, roles_unroutable);
 }
 
 fn absorb_http(into: &mut HttpCounters, s: HttpCounters) {

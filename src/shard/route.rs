@@ -18,8 +18,10 @@
 //! Where this cannot follow one thread exactly: a midstream pickup whose first packets carry no payload
 //! (bare ACKs) is routed by the port guess before anything decides it; if a request or status line later
 //! decides it the other way (a server on a higher port than its client's), those first packets went to
-//! another worker, which counts a connection of its own. Reassembly counts such late decisions
-//! (`ReassemblyStats::roles_decided_late`).
+//! another worker, which counts a connection of its own. And a 4-tuple keeps its worker for as long as it
+//! is remembered: a SYN from the other side that takes it over (roles reversed, a new server) is analysed
+//! where the old connection was, apart from that server's other connections. Reassembly counts both
+//! (`ReassemblyStats::roles_unroutable`).
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
@@ -64,13 +66,14 @@ impl Router {
     /// The shard of `seg`'s connection.
     pub fn shard(&mut self, seg: &TcpSegment<'_>) -> usize {
         let key = FlowKey::new(seg.src, seg.dst);
-        let shard = if seg.flags.syn && !seg.flags.rst {
-            // A SYN decides, also on a 4-tuple that carried another connection before.
+        let shard = if let Some(&shard) = self.flows.get(&key) {
+            // Every packet of a known 4-tuple stays with it, a SYN too: reassembly must see a SYN that
+            // takes over a live 4-tuple on the worker holding the connection it ends.
+            shard
+        } else if seg.flags.syn && !seg.flags.rst {
             let server = if seg.flags.ack { seg.src } else { seg.dst };
             let shard = self.server_shard(server);
             self.remember(key, shard);
-            shard
-        } else if let Some(&shard) = self.flows.get(&key) {
             shard
         } else {
             let server = match speaker_is_client(seg.payload) {
@@ -180,6 +183,17 @@ mod tests {
         // Midstream, the port guess stands in for the handshake.
         let c3 = "10.0.0.5:51000";
         assert_eq!(one_shard(&mut r, &[seg(server, c3, "A"), seg(c3, server, "A")]), want);
+    }
+
+    #[test]
+    fn a_syn_taking_over_a_known_tuple_stays_with_it() {
+        let mut r = Router::new(4, 100);
+        let (c, s) = ("10.0.0.1:40000", "10.0.0.2:8080");
+        let first = one_shard(&mut r, &[seg(c, s, "S"), seg(s, c, "SA")]);
+        // Another server first, so that a re-decision would land elsewhere.
+        assert_ne!(one_shard(&mut r, &[seg("10.0.0.7:40000", "10.0.0.8:80", "S")]), first);
+        // The old server's SYN to the client's port: reassembly ends the old connection with it.
+        assert_eq!(one_shard(&mut r, &[seg(s, c, "S"), seg(c, s, "SA")]), first);
     }
 
     #[test]
