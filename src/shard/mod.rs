@@ -53,7 +53,7 @@ pub const DEPTH: usize = 2;
 /// Segments per batch: large enough that the channel costs nothing per packet.
 pub const BATCH_ITEMS: usize = 1024;
 /// Payload bytes per batch: bounds what is held in flight to about `DEPTH` times this per worker.
-pub const BATCH_BYTES: usize = 256 << 10;
+pub const BATCH_BYTES: usize = 128 << 10;
 
 /// What every worker is built from.
 pub struct Setup {
