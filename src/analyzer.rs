@@ -208,6 +208,11 @@ impl PacketCounts {
         self.last_ts = Some(self.last_ts.map_or(pkt.ts, |t| t.max(pkt.ts)));
     }
 
+    /// The capture clock: the latest packet time read so far (timestamps can go backwards).
+    pub fn clock(&self) -> Timestamp {
+        self.last_ts.unwrap_or(Timestamp::ZERO)
+    }
+
     /// The packet decoded to a TCP segment.
     pub fn segment(&mut self) {
         self.tcp_segments += 1;
@@ -300,21 +305,19 @@ impl Front {
     /// Feeds one packet through reassembly, TLS and HTTP; what the MCP layer needs goes to `out`.
     pub fn on_packet<F: FnMut(Cmd<'_>)>(&mut self, pkt: &RawPacket<'_>, out: &mut F) {
         self.pkts.packet(pkt);
+        self.tick(pkt.ts, out);
         match decode::decode(pkt) {
             Ok(seg) => {
                 self.pkts.segment();
                 self.on_segment(&seg, out);
             }
-            Err(skip) => {
-                self.pkts.skipped(skip);
-                self.tick(pkt.ts, out);
-            }
+            Err(skip) => self.pkts.skipped(skip),
         }
     }
 
-    /// One decoded TCP segment (a shard worker's input: the dispatcher counted and decoded the packet).
+    /// One decoded TCP segment, after the caller moved capture time to it (`tick`): a shard worker's
+    /// input, the dispatcher having counted and decoded the packet.
     pub fn on_segment<F: FnMut(Cmd<'_>)>(&mut self, seg: &TcpSegment<'_>, out: &mut F) {
-        self.tick(seg.ts, out);
         let Front { flows, http, tls, counters, limits, http_log, .. } = self;
         flows.feed(seg, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
     }

@@ -102,8 +102,7 @@ pub fn run(config: Config) -> Result<(), RunError> {
     };
     let mut sink = Collect::new(inner.as_mut());
     let mut progress = output::progress::Progress::new(!config.quiet, reader.total_size());
-    let mut workers_line = String::new();
-    let (summary, fatal) = if config.threads > 1 {
+    let (summary, fatal, workers_line) = if config.threads > 1 {
         let setup = shard::Setup {
             shards: usize::from(config.threads),
             limits: config.limits.clone(),
@@ -115,8 +114,8 @@ pub fn run(config: Config) -> Result<(), RunError> {
         progress.finish();
         let rows: Vec<&detect::Incident> = outcome.incidents.iter().collect();
         sink.finish(&rows).map_err(out_err)?;
-        workers_line = output::elapsed::workers_line(outcome.cpu.0, &outcome.cpu.1);
-        (outcome.summary, outcome.fatal)
+        let workers_line = output::elapsed::workers_line(outcome.cpu.0, &outcome.cpu.1);
+        (outcome.summary, outcome.fatal, workers_line)
     } else {
         let mut front = analyzer::Front::new(config.limits.clone());
         let mut back = analyzer::Back::new(&config.limits, config.rules);
@@ -133,7 +132,7 @@ pub fn run(config: Config) -> Result<(), RunError> {
         progress.finish();
         let mut summary = front_result.summary;
         back.finish(&mut sink, &mut summary).map_err(out_err)?;
-        (summary, front_result.fatal)
+        (summary, front_result.fatal, String::new())
     };
     let incidents = std::mem::take(&mut sink.incidents);
     drop(inner);

@@ -22,12 +22,12 @@ impl Timestamp {
         self.0
     }
 
-    /// Time elapsed since `earlier`, zero if `earlier` is later (captures are not always in order).
     /// The whole second this instant falls in (towards the past, also before 1970).
     pub fn whole_second(self) -> Timestamp {
         Timestamp(self.0.div_euclid(1_000_000_000) * 1_000_000_000)
     }
 
+    /// Time elapsed since `earlier`, zero if `earlier` is later (captures are not always in order).
     pub fn since(self, earlier: Timestamp) -> Duration {
         Duration(self.0.saturating_sub(earlier.0).max(0))
     }

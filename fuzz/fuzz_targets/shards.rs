@@ -10,22 +10,11 @@ use mcptap::capture::CaptureReader;
 use mcptap::detect::{report_order, RuleSet};
 use mcptap::limits::Limits;
 use mcptap::output::progress::Progress;
-use mcptap::output::IncidentSink;
+use mcptap::output::Discard;
 use mcptap::shard;
 
 /// The built-in rules, compiled once (about 200 ms under ASan) and shared read-only, as the workers do.
 static RULES: OnceLock<Arc<RuleSet>> = OnceLock::new();
-
-struct Discard;
-
-impl IncidentSink for Discard {
-    fn raised(&mut self, _: &mcptap::detect::Incident) -> std::io::Result<()> {
-        Ok(())
-    }
-    fn finish(&mut self, _: &[&mcptap::detect::Incident]) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 fuzz_target!(|data: &[u8]| {
     let rules = Arc::clone(RULES.get_or_init(|| Arc::new(RuleSet::builtin().unwrap_or_default())));

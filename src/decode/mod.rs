@@ -56,6 +56,18 @@ pub struct TcpSegment<'a> {
     pub missing: u32,
 }
 
+impl TcpSegment<'_> {
+    /// The server a handshake segment names (RFC 9293 §3.5: a SYN goes to it, a SYN-ACK comes from it);
+    /// `None` for any other segment, a SYN with RST included.
+    pub fn handshake_server(&self) -> Option<SocketAddr> {
+        match (self.flags.syn && !self.flags.rst, self.flags.ack) {
+            (true, false) => Some(self.dst),
+            (true, true) => Some(self.src),
+            (false, _) => None,
+        }
+    }
+}
+
 /// Why a packet was not turned into a segment. Counted in the summary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Skip {

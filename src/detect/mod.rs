@@ -296,14 +296,7 @@ impl Incidents {
         self.rows.get(i)
     }
 
-    /// All incidents in report order ([`report_order`]).
-    pub fn sorted(&self) -> Vec<&Incident> {
-        let mut v: Vec<&Incident> = self.rows.iter().collect();
-        v.sort_by(|a, b| report_order(a, b));
-        v
-    }
-
-    /// Every row, for a `--threads N` merge.
+    /// Every row, in no order (`report_order` sorts them for the report).
     pub fn into_rows(self) -> Vec<Incident> {
         self.rows
     }

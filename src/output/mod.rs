@@ -143,6 +143,20 @@ pub fn wireshark_filter(frames: &[u64]) -> String {
     format!("frame.number in {{{}}}", list.join(" "))
 }
 
+/// A sink that writes nothing, for an analysis whose rows are taken from its incident table afterwards
+/// (a `--threads` worker, the differential fuzz target).
+pub struct Discard;
+
+impl IncidentSink for Discard {
+    fn raised(&mut self, _: &Incident) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn finish(&mut self, _: &[&Incident]) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Forwards to another sink and keeps a copy of the final incidents for the reports written after the
 /// run (sessions, timeline, HTML, the fail-on gate).
 pub struct Collect<'a> {

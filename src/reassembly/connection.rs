@@ -202,9 +202,9 @@ impl Connection {
         [client.other(), client].into_iter().find(|&side| self.stream(side).unacked()).map(|side| self.dir_of(side))
     }
 
-    /// The client's address, as announced or as currently guessed.
-    pub(crate) fn client_addr(&self) -> SocketAddr {
-        self.addr(self.client())
+    /// The server's address, as announced or as currently guessed.
+    pub(crate) fn server_addr(&self) -> SocketAddr {
+        self.addr(self.client().other())
     }
 
     pub(crate) fn key(&self) -> FlowKey {

@@ -276,8 +276,9 @@ impl FlowTable {
                 }
                 Verdict::Reused => {
                     let (frame, ts) = (seg.frame, seg.ts);
-                    let new_client = if seg.flags.ack { seg.dst } else { seg.src };
-                    if self.conns.get(idx).is_some_and(|c| c.client_addr() != new_client) {
+                    // A SYN with RST ends the old connection and opens none: nothing to route.
+                    let moved = seg.handshake_server().is_some_and(|s| self.conns.get(idx).is_some_and(|c| c.server_addr() != s));
+                    if moved {
                         self.stats.roles_unroutable = self.stats.roles_unroutable.saturating_add(1);
                     }
                     self.end_conn(idx, EndReason::Reused, Some(frame), ts, out);

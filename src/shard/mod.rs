@@ -44,7 +44,7 @@ use crate::facts::Fact;
 use crate::limits::Limits;
 use crate::mcp::record::RecorderConfig;
 use crate::output::progress::Progress;
-use crate::output::IncidentSink;
+use crate::output::Discard;
 use crate::time::Timestamp;
 use crate::tls::keylog::KeyLog;
 
@@ -216,7 +216,6 @@ fn dispatch(
 ) -> (PacketCounts, Option<CaptureError>) {
     let mut counts = PacketCounts::default();
     let mut router = route::Router::new(lanes.len(), max_connections);
-    let mut now = Timestamp::ZERO;
     let mut fatal = None;
     loop {
         let pkt = match reader.next_packet() {
@@ -228,13 +227,12 @@ fn dispatch(
             }
         };
         counts.packet(&pkt);
-        now = now.max(pkt.ts);
         match decode::decode(&pkt) {
             Ok(seg) => {
                 counts.segment();
                 let i = router.shard(&seg);
                 if let Some(lane) = lanes.get_mut(i) {
-                    lane.batch.push_seg(&seg, now);
+                    lane.batch.push_seg(&seg, counts.clock());
                     if lane.batch.full() {
                         lane.send();
                     }
@@ -254,6 +252,7 @@ fn dispatch(
             (reader.stats().bytes_read, sum(|g| &g.sessions), sum(|g| &g.incidents))
         });
     }
+    let now = counts.clock();
     for lane in lanes.iter_mut() {
         lane.batch.items.push(Item::Tick(now));
     }
@@ -266,22 +265,10 @@ fn dispatch(
     (counts, fatal)
 }
 
-/// A worker's sink: the rows are taken from the incident table at the end, so nothing is written here.
-struct Discard;
-
-impl IncidentSink for Discard {
-    fn raised(&mut self, _: &Incident) -> std::io::Result<()> {
-        Ok(())
-    }
-
-    fn finish(&mut self, _: &[&Incident]) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// One worker: its segments through its layer stack, in order; then its share of the summary and rows.
 fn work(full: Receiver<Batch>, empty: SyncSender<Batch>, mut front: Front, mut back: Back, gauge: &Gauge) -> (Summary, Vec<Incident>, Option<f64>) {
-    // The sink cannot fail, so neither can `handle`.
+    // A worker's rows are taken from its incident table at the end: its sink writes nothing and cannot
+    // fail, so neither can `handle`.
     let handle = |back: &mut Back, cmd: Cmd<'_>| {
         let _ = back.handle(cmd, &mut Discard);
     };

@@ -1,4 +1,4 @@
-//! Which shard a TCP segment goes to: the one its connection's server address hashes to, so every
+//! Which shard a TCP segment goes to: the one its connection's server is assigned to, so every
 //! connection of a server, and with them every MCP session, legacy GET stream and stateless exchange that
 //! hangs off that server, is analysed whole by one worker.
 //!
@@ -70,8 +70,7 @@ impl Router {
             // Every packet of a known 4-tuple stays with it, a SYN too: reassembly must see a SYN that
             // takes over a live 4-tuple on the worker holding the connection it ends.
             shard
-        } else if seg.flags.syn && !seg.flags.rst {
-            let server = if seg.flags.ack { seg.src } else { seg.dst };
+        } else if let Some(server) = seg.handshake_server() {
             let shard = self.server_shard(server);
             self.remember(key, shard);
             shard
