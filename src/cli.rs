@@ -69,9 +69,10 @@ pub struct Args {
     #[arg(short = 'q', long = "quiet")]
     pub quiet: bool,
 
-    /// Analyse a file on N worker threads, split by server address (every session stays on one worker),
-    /// with one more thread reading the capture. The report and summary are byte-identical for every N
-    /// while no --limit cap is reached (caps are split evenly across the workers).
+    /// Analyse on N worker threads, split by server address (every session stays on one worker), with
+    /// one more thread reading the capture (a file, or live the capture thread's batches). Reading a file,
+    /// the report and summary are byte-identical for every N while no --limit cap is reached (caps are
+    /// split evenly across the workers).
     #[arg(long = "threads", value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: u16,
 
@@ -212,7 +213,7 @@ pub struct Config {
     pub keylog_files: Vec<(PathBuf, u64)>,
     /// `--http-log FILE`.
     pub http_log: Option<PathBuf>,
-    /// `--threads N` (offline only).
+    /// `--threads N`.
     pub threads: u16,
     /// `--sensor`: a `sensor` column on every row (live runs always have one: `LiveConfig::sensor`).
     pub sensor: Option<String>,
@@ -252,8 +253,6 @@ pub enum ConfigError {
     CountNeedsRotation,
     #[error("--sensor '{0}': a sensor name is one line of printable text")]
     BadSensor(String),
-    #[error("--threads applies to reading files (-r); live capture runs on one analysis thread")]
-    ThreadsNeedFile,
     #[error("--http-log writes one line per transaction in capture order from one thread: use it with --threads 1")]
     HttpLogOneThread,
     #[error("{0} applies to reading files (-r); live capture writes the incident report row by row (analyse the -w file for the other reports)")]
@@ -273,9 +272,6 @@ impl Config {
     pub fn from_args(args: Args) -> Result<Config, ConfigError> {
         check_sensor(args.sensor.as_deref())?;
         let live = live_config(&args)?;
-        if live.is_some() && args.threads > 1 {
-            return Err(ConfigError::ThreadsNeedFile);
-        }
         if args.http_log.is_some() && args.threads > 1 {
             return Err(ConfigError::HttpLogOneThread);
         }

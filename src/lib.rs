@@ -42,6 +42,8 @@ pub enum RunError {
     /// `--fail-on`: incidents at or above the severity were found (exit 1, after every report is written).
     #[error("{} at or above severity {severity} (--fail-on {severity})", analyzer::plural(*count as u64, "incident"))]
     Gate { severity: &'static str, count: usize },
+    #[error("cannot start the worker threads (--threads): {0}")]
+    Threads(std::io::Error),
     #[error("--timeline {0}: no MCP session with this id in the capture")]
     NoSuchSession(String),
     /// Packets were read but none decoded to TCP (exit 2, after the report with its CAPTURE-UNREADABLE row).
@@ -109,13 +111,16 @@ pub fn run(config: Config) -> Result<(), RunError> {
             rules: std::sync::Arc::new(config.rules),
             keylog: config.keylog,
             recorder: report.recorder(),
+            wait_for_keys: false,
+            on_raised: None,
         };
-        let outcome = shard::run(reader, setup, &mut progress);
+        let mut reader = reader;
+        let (outcome, fatal) = shard::run(&mut reader, setup, &mut progress).map_err(RunError::Threads)?;
         progress.finish();
         let rows: Vec<&detect::Incident> = outcome.incidents.iter().collect();
         sink.finish(&rows).map_err(out_err)?;
         let workers_line = output::elapsed::workers_line(outcome.cpu.0, &outcome.cpu.1);
-        (outcome.summary, outcome.fatal, workers_line)
+        (outcome.summary, fatal, workers_line)
     } else {
         let mut front = analyzer::Front::new(config.limits.clone());
         let mut back = analyzer::Back::new(&config.limits, config.rules);

@@ -129,10 +129,11 @@ impl Drop for Https {
 }
 
 fn live_session(tag: &str, sig: &str, wait_for_row: bool) -> LiveRun {
-    live_session_over(tag, sig, wait_for_row, None)
+    live_session_over(tag, sig, wait_for_row, None, &[])
 }
 
-fn live_session_over(tag: &str, sig: &str, wait_for_row: bool, https: Option<&Https>) -> LiveRun {
+/// One SDK session through the sensor, which runs with `sensor_args` besides the usual ones.
+fn live_session_over(tag: &str, sig: &str, wait_for_row: bool, https: Option<&Https>, sensor_args: &[&str]) -> LiveRun {
     let py = python().unwrap();
     let gen = root().join("samples/gen/py/mcp_sample.py");
     let port = free_port();
@@ -141,7 +142,8 @@ fn live_session_over(tag: &str, sig: &str, wait_for_row: bool, https: Option<&Ht
     let server = sample_server(&py, &gen, port, https);
 
     let keylog = https.map(|h| h.keylog.to_str().unwrap().to_string());
-    let extra: Vec<&str> = keylog.as_deref().map(|k| vec!["--keylog", k]).unwrap_or_default();
+    let mut extra: Vec<&str> = keylog.as_deref().map(|k| vec!["--keylog", k]).unwrap_or_default();
+    extra.extend_from_slice(sensor_args);
     let (mut sensor, reader) = start_sensor(&extra, &csv, &pcap, port);
 
     let mut client_cmd = Command::new(&py);
@@ -259,7 +261,7 @@ fn live_https_decrypts_with_the_key_log_the_client_writes_as_it_goes() {
     let Some(https) = Https::new("https") else {
         panic!("cannot run: openssl could not make a certificate");
     };
-    let run = live_session_over("https", "-INT", true, Some(&https));
+    let run = live_session_over("https", "-INT", true, Some(&https), &[]);
     assert_summary(&run);
     let tls = run.stderr.lines().find(|l| l.trim_start().starts_with("tls:")).unwrap_or_default();
     let n: u64 = tls.trim_start().trim_start_matches("tls:").split_whitespace().next().unwrap().parse().unwrap();
@@ -267,6 +269,39 @@ fn live_https_decrypts_with_the_key_log_the_client_writes_as_it_goes() {
     assert!(!run.rows.iter().any(|r| r[2] == "CAPTURE-TLS-UNDECRYPTED"), "{:?}", run.rows);
     let latency = run.latency.unwrap();
     eprintln!("live https: evidence packet to CSV row: {:.1} ms", latency.as_secs_f64() * 1000.0);
+    assert_same_as_offline_with(&run, &["--keylog", https.keylog.to_str().unwrap()]);
+}
+
+#[test]
+#[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
+fn live_on_three_workers_writes_the_row_as_raised_and_matches_offline() {
+    // --threads 3: the sensor thread routes, a worker raises the row and sends it back to be written.
+    require_live();
+    let run = live_session_over("workers", "-INT", true, None, &["--threads", "3"]);
+    assert_summary(&run);
+    let workers = run.stderr.lines().find_map(|l| l.trim_start().strip_prefix("workers:")).unwrap_or_default();
+    assert!(workers.trim_start().starts_with("3, CPU s each"), "{}", run.stderr);
+    let latency = run.latency.unwrap();
+    eprintln!("live, 3 workers: evidence packet to CSV row: {:.1} ms", latency.as_secs_f64() * 1000.0);
+    assert!(latency < Duration::from_secs(5), "row written {latency:?} after its evidence packet");
+    assert_same_as_offline(&run);
+}
+
+#[test]
+#[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
+fn live_https_on_two_workers_decrypts_with_keys_written_as_it_goes() {
+    // The key log grows while the workers hold the connections that wait for it: the sensor must see
+    // that a worker waits and send the appended secrets to every worker.
+    require_live();
+    let Some(https) = Https::new("https-workers") else {
+        panic!("cannot run: openssl could not make a certificate");
+    };
+    let run = live_session_over("https-workers", "-INT", true, Some(&https), &["--threads", "2"]);
+    assert_summary(&run);
+    let tls = run.stderr.lines().find(|l| l.trim_start().starts_with("tls:")).unwrap_or_default();
+    let n: u64 = tls.trim_start().trim_start_matches("tls:").split_whitespace().next().unwrap().parse().unwrap();
+    assert!(n >= 2 && tls.contains(&format!("({n} decrypted, 0 undecrypted)")), "{}", run.stderr);
+    assert!(!run.rows.iter().any(|r| r[2] == "CAPTURE-TLS-UNDECRYPTED"), "{:?}", run.rows);
     assert_same_as_offline_with(&run, &["--keylog", https.keylog.to_str().unwrap()]);
 }
 
@@ -505,7 +540,7 @@ fn list_interfaces_shows_loopback() {
 fn live_rejects_file_only_flags_with_one_line() {
     // These reports are made from the whole capture; a sensor writes rows as raised. Refused before any
     // capture opens, so no permission is needed to check it.
-    for (flag, value) in [("--html", "x.html"), ("--sessions", "s.csv"), ("--timeline", "abc"), ("--fail-on", "high"), ("--threads", "2")] {
+    for (flag, value) in [("--html", "x.html"), ("--sessions", "s.csv"), ("--timeline", "abc"), ("--fail-on", "high")] {
         let o = run(&["-i", "lo", flag, value]);
         assert_eq!(o.status.code(), Some(2), "{flag}");
         let e = stderr(&o);

@@ -47,11 +47,11 @@ fuzz_target!(|data: &[u8]| {
         // guess before a request or status line decided it the other way.
         return;
     }
-    let Ok(reader) = CaptureReader::from_reader("fuzz", std::io::Cursor::new(data.to_vec())) else { return };
+    let Ok(mut reader) = CaptureReader::from_reader("fuzz", std::io::Cursor::new(data.to_vec())) else { return };
     // The same 100,000-packet bound as above would need a reader that stops early; fuzz inputs are far
     // smaller, so the whole input is read both ways.
-    let setup = shard::Setup { shards: 3, limits, rules, keylog: Default::default(), recorder: None };
-    let many = shard::run(reader, setup, &mut Progress::new(false, None));
+    let setup = shard::Setup { shards: 3, limits, rules, keylog: Default::default(), recorder: None, wait_for_keys: false, on_raised: None };
+    let Ok((many, _)) = shard::run(&mut reader, setup, &mut Progress::new(false, None)) else { return };
     assert_eq!(format!("{rows:?}"), format!("{:?}", many.incidents), "incident rows differ");
     assert_eq!(one.to_string(), many.summary.to_string(), "summary differs");
 });

@@ -1,12 +1,13 @@
 //! Live capture (feature `live`): a sensor on a network interface. Owns libpcap (through the `pcap`
 //! crate), the tokio event loop, the wall clock and the signals; every stage after capture is the same
-//! `Analyzer` the offline path drives, so the goldens cover the analysis and this file only moves packets.
+//! `Analyzer` the offline path drives (or, with `--threads N`, the same worker pool: `engine.rs`), so the
+//! goldens cover the analysis and this file only moves packets.
 //!
-//! Shape: two threads. The capture thread (`mover.rs`) owns libpcap and only moves packets from the kernel
-//! ring into batches on a bounded channel; this thread runs one current-thread tokio runtime that waits on
-//! everything else with `select!`: a batch, a 1 s clock tick, a stats tick, the key logs, SIGINT/SIGTERM/
-//! SIGHUP. The analyzer stays single-threaded as the design requires; a slow moment in the analysis (a
-//! large body, a burst of incidents) no longer leaves the ring unread.
+//! Shape: the capture thread (`mover.rs`) owns libpcap and only moves packets from the kernel ring into
+//! batches on a bounded channel; this thread runs one current-thread tokio runtime that waits on
+//! everything else with `select!`: a batch, a 1 s clock tick, a stats tick, the key logs, rows raised by
+//! workers, SIGINT/SIGTERM/SIGHUP. It analyses the batches itself, or with workers only routes them; a slow
+//! moment in the analysis (a large body, a burst of incidents) no longer leaves the ring unread.
 //!
 //! Time: packets carry the kernel's timestamp, which is the analyzer's clock as in a file. While no
 //! packet arrives, the tick moves capture time to `last packet ts + wall time since that packet`
@@ -36,10 +37,11 @@ use pcap::{Active, Capture, Device, PacketHeader};
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::analyzer::Analyzer;
+use crate::capture::engine::{Build, Engine};
+use crate::detect::Incident;
 use crate::capture::mover;
 use crate::capture::savefile::{self, PcapWriter};
-use crate::capture::{CaptureStats, LinkType, RawPacket};
+use crate::capture::{LinkType, RawPacket};
 use crate::cli::{Config, LiveConfig};
 use crate::output::live::LiveReport;
 use crate::output::{Extra, IncidentSink};
@@ -295,28 +297,32 @@ pub fn run(config: Config) -> Result<(), LiveError> {
     let link_name = datalink.get_name().unwrap_or_else(|_| datalink.0.to_string());
 
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(LiveError::Runtime)?;
-    let mut analyzer = Analyzer::new(config.limits.clone(), config.rules);
-    analyzer.set_keylog(config.keylog);
     let keys = KeyLogTail::new(config.keylog_files);
-    if !keys.is_empty() {
-        analyzer.wait_for_keys();
-    }
+    let build = Build { threads: config.threads, limits: config.limits.clone(), rules: config.rules, keylog: config.keylog, wait_for_keys: !keys.is_empty() };
+    // The runtime's context: the rows channel is tokio's, and workers send on it from their threads.
+    let (mut engine, mut rows) = {
+        let _enter = runtime.enter();
+        Engine::start(build).map_err(LiveError::Runtime)?
+    };
     if let Some(p) = &config.http_log {
         let f = std::fs::File::create(p).map_err(|e| LiveError::Output { path: p.display().to_string(), source: e })?;
-        analyzer.set_http_log(crate::output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
+        if let Engine::One { analyzer, .. } = &mut engine {
+            analyzer.set_http_log(crate::output::httplog::HttpLog::new(Box::new(BufWriter::new(f))));
+        }
     }
     let mut sensor = Sensor { live: &live, linktype, savefiles, frame: 0, bytes: 0, last: None, out_name: &out_name, keys, stats_file, stat: None };
-    let outcome = runtime.block_on(sensor.capture(cap, &link_name, &mut analyzer, &mut report));
+    let outcome = runtime.block_on(sensor.capture(cap, &link_name, &mut engine, &mut rows, &mut report));
     let (stat, loop_err) = match outcome {
         Ok((stat, err)) => (stat, err),
         Err(e) => return Err(e),
     };
 
     // Stop: pending streams and sessions are flushed and their incidents written before the summary.
-    let summary = analyzer.finish(CaptureStats::default(), &mut report).map_err(out_err)?;
+    sensor.flush_savefile()?;
+    let (summary, workers_line) = engine.finish(&mut rows, &mut report).map_err(out_err)?;
     sensor.flush_savefile()?;
     if !config.quiet {
-        eprint!("{summary}");
+        eprint!("{summary}{workers_line}");
         match stat {
             Some(s) => eprintln!(
                 "  libpcap:   {} packets received by filter, {} dropped by kernel, {} dropped by interface",
@@ -380,8 +386,8 @@ impl Sensor<'_> {
     }
 
     /// The periodic counters: a line on standard error, and a JSON line in --stats-file.
-    fn stats(&mut self, analyzer: &Analyzer) -> Result<(), LiveError> {
-        let (sessions, incidents, rss) = (analyzer.open_sessions(), analyzer.incidents().len(), rss_bytes().unwrap_or(0));
+    fn stats(&mut self, analyzer: &Engine) -> Result<(), LiveError> {
+        let (sessions, incidents, rss) = (analyzer.open_sessions(), analyzer.incidents(), rss_bytes().unwrap_or(0));
         let s = self.stat;
         match &s {
             Some(s) => eprintln!(
@@ -412,7 +418,7 @@ impl Sensor<'_> {
     }
 
     /// Secrets appended to the key logs go to the connections waiting for them.
-    fn poll_keys(&mut self, analyzer: &mut Analyzer, sink: &mut dyn IncidentSink) -> Result<(), LiveError> {
+    fn poll_keys(&mut self, analyzer: &mut Engine, sink: &mut dyn IncidentSink) -> Result<(), LiveError> {
         let text = self.keys.poll();
         if text.is_empty() {
             return Ok(());
@@ -421,7 +427,7 @@ impl Sensor<'_> {
     }
 
     /// One packet: a new -w file first if one is due (-C, -G), then -w and the analyzer.
-    fn packet(&mut self, h: &PacketHeader, data: &[u8], analyzer: &mut Analyzer, report: &mut LiveReport) -> Result<(), LiveError> {
+    fn packet(&mut self, h: &PacketHeader, data: &[u8], analyzer: &mut Engine, report: &mut LiveReport) -> Result<(), LiveError> {
         if let Some(s) = self.savefiles.as_mut().filter(|s| s.due(h)) {
             s.start(true, self.frame.saturating_add(1), report)?;
         }
@@ -436,23 +442,31 @@ impl Sensor<'_> {
             // Before this packet, which may end the connection or need its plaintext in order.
             self.poll_keys(analyzer, report)?;
         }
-        let before = analyzer.incidents().len();
+        let before = analyzer.incidents();
         let raw = RawPacket { frame: self.frame, ts, linktype: self.linktype, data, wire_len: h.len };
         analyzer.on_packet(&raw, report).map_err(|e| self.out_err(e))?;
-        if analyzer.incidents().len() != before {
+        if analyzer.incidents() != before {
             // A new row names frames up to this one: make them readable in the -w file right away.
             self.flush_savefile()?;
         }
         Ok(())
     }
 
+    /// A row a worker raised (`--threads N`): its frames are made readable in the -w file, then it is
+    /// written.
+    fn row(&mut self, row: &Incident, report: &mut LiveReport) -> Result<(), LiveError> {
+        self.flush_savefile()?;
+        report.raised(row).map_err(|e| self.out_err(e))
+    }
+
     /// What the capture thread sent; `Some(error)` when the capture failed.
-    fn message(&mut self, msg: mover::Msg, analyzer: &mut Analyzer, report: &mut LiveReport) -> Result<Option<LiveError>, LiveError> {
+    fn message(&mut self, msg: mover::Msg, analyzer: &mut Engine, report: &mut LiveReport) -> Result<Option<LiveError>, LiveError> {
         match msg {
             mover::Msg::Batch(b) => {
                 for (h, data) in b.packets() {
                     self.packet(h, data, analyzer, report)?;
                 }
+                analyzer.flush();
                 Ok(None)
             }
             mover::Msg::Stats(s) => {
@@ -470,7 +484,8 @@ impl Sensor<'_> {
         &mut self,
         cap: Capture<Active>,
         link_name: &str,
-        analyzer: &mut Analyzer,
+        analyzer: &mut Engine,
+        rows: &mut tokio::sync::mpsc::UnboundedReceiver<Incident>,
         report: &mut LiveReport,
     ) -> Result<(Option<pcap::Stat>, Option<LiveError>), LiveError> {
         // Signals are installed before "listening" is announced: from then on a stop is never lost.
@@ -523,6 +538,7 @@ impl Sensor<'_> {
                     }
                     self.flush_savefile()?;
                 },
+                Some(row) = rows.recv() => self.row(&row, report)?,
                 _ = key_tick.tick(), if keys_wanted => self.poll_keys(analyzer, report)?,
                 _ = stats.tick(), if stats_on => self.stats(analyzer)?,
             }

@@ -5,6 +5,8 @@ pub mod file;
 pub mod handoff;
 pub mod savefile;
 #[cfg(feature = "live")]
+pub mod engine;
+#[cfg(feature = "live")]
 pub mod live;
 #[cfg(feature = "live")]
 pub mod mover;

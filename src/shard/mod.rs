@@ -25,6 +25,10 @@
 //! server carrying everything (a single gateway) puts all the work on one worker: the speed-up then is
 //! the reading thread's share only.
 //!
+//! A live sensor drives the same [`Pool`] (`capture::engine`): it sends each batch from the ring as soon
+//! as it is routed ([`Pool::flush`]), moves the workers' clocks on a quiet link ([`Pool::advance`]),
+//! broadcasts key-log text as it is appended, and writes each incident a worker raises as it arrives.
+//!
 //! Memory stays bounded: each worker has at most [`DEPTH`] batches in flight, each closed at
 //! [`BATCH_ITEMS`] segments or [`BATCH_BYTES`] bytes of payload, and spent batches go back to be refilled.
 
@@ -32,7 +36,7 @@ mod merge;
 pub mod route;
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
@@ -44,7 +48,8 @@ use crate::facts::Fact;
 use crate::limits::Limits;
 use crate::mcp::record::RecorderConfig;
 use crate::output::progress::Progress;
-use crate::output::Discard;
+use crate::output::IncidentSink;
+use crate::capture::RawPacket;
 use crate::time::Timestamp;
 use crate::tls::keylog::KeyLog;
 
@@ -55,6 +60,9 @@ pub const BATCH_ITEMS: usize = 1024;
 /// Payload bytes per batch: bounds what is held in flight to about `DEPTH` times this per worker.
 pub const BATCH_BYTES: usize = 128 << 10;
 
+/// Told of each incident as a worker first raises it, on that worker's thread.
+pub type OnRaised = Arc<dyn Fn(&Incident) + Send + Sync>;
+
 /// What every worker is built from.
 pub struct Setup {
     pub shards: usize,
@@ -62,6 +70,11 @@ pub struct Setup {
     pub rules: Arc<RuleSet>,
     pub keylog: KeyLog,
     pub recorder: Option<RecorderConfig>,
+    /// Live capture with `--keylog` files: connections wait for keys that may still be written.
+    pub wait_for_keys: bool,
+    /// Live capture: each incident as a worker first raises it, so the sensor writes its row at once.
+    /// Called on the worker's thread.
+    pub on_raised: Option<OnRaised>,
 }
 
 /// The merged result of a run.
@@ -69,8 +82,6 @@ pub struct Outcome {
     pub summary: Summary,
     /// Every incident row, in report order.
     pub incidents: Vec<Incident>,
-    /// The capture error that stopped reading, if any; everything before it was analysed.
-    pub fatal: Option<CaptureError>,
     /// CPU seconds of the reading thread and of each worker (`output::elapsed::workers_line`); measured,
     /// so never part of the reports.
     pub cpu: (Option<f64>, Vec<Option<f64>>),
@@ -99,6 +110,10 @@ enum Item {
     Secrets(Range<usize>),
     /// Capture time reached this (the capture's last packet, before the end).
     Tick(Timestamp),
+    /// Live: capture time moved while the link was quiet (`Front::advance`, as on one thread).
+    Advance(Timestamp),
+    /// Live: text appended to a key log; connections waiting for it resume.
+    LiveSecrets(Range<usize>),
     /// A fact about the whole capture (CAPTURE-UNREADABLE), given to one worker to evaluate.
     Fact(Box<Fact>),
 }
@@ -153,42 +168,165 @@ impl Lane {
     }
 }
 
-/// Open sessions and incident rows of one worker, for the progress line.
+/// What a worker shows the reading thread while it runs (the progress line, a sensor's stats line and
+/// its key-log polling), published after each batch.
 #[derive(Default)]
 struct Gauge {
     sessions: AtomicUsize,
     incidents: AtomicUsize,
+    tls_waiting: AtomicBool,
 }
 
-/// Analyses every packet of `reader` on `setup.shards` workers and merges their results.
-pub fn run(mut reader: CaptureReader, setup: Setup, progress: &mut Progress) -> Outcome {
-    let n = setup.shards.max(1);
-    let limits = setup.limits.per_shard(n);
-    let recorder = setup.recorder.map(|r| RecorderConfig { max_records: r.max_records.div_ceil(n), ..r });
-    let gauges: Vec<Gauge> = (0..n).map(|_| Gauge::default()).collect();
-    std::thread::scope(|scope| {
-        let mut lanes = Vec::with_capacity(n);
-        let mut workers = Vec::with_capacity(n);
-        for gauge in &gauges {
+type WorkerResult = (Summary, Vec<Incident>, Option<f64>);
+
+/// The running workers and the reading thread's end of them: the caller reads packets (from a file, or
+/// a live sensor from the ring) and hands each to [`Pool::packet`]; [`Pool::finish`] merges.
+pub struct Pool {
+    lanes: Vec<Lane>,
+    router: route::Router,
+    counts: PacketCounts,
+    gauges: Arc<[Gauge]>,
+    workers: Vec<std::thread::JoinHandle<WorkerResult>>,
+    /// Latest time given to [`Pool::advance`] (live, a quiet link).
+    advanced: Timestamp,
+}
+
+impl Pool {
+    /// Starts `setup.shards` workers; the error is the system's refusal of a thread.
+    pub fn start(setup: Setup) -> std::io::Result<Pool> {
+        let n = setup.shards.max(1);
+        let limits = setup.limits.per_shard(n);
+        let recorder = setup.recorder.map(|r| RecorderConfig { max_records: r.max_records.div_ceil(n), ..r });
+        let gauges: Arc<[Gauge]> = (0..n).map(|_| Gauge::default()).collect();
+        let mut pool = Pool {
+            lanes: Vec::with_capacity(n),
+            router: route::Router::new(n, setup.limits.max_connections),
+            counts: PacketCounts::default(),
+            gauges: Arc::clone(&gauges),
+            workers: Vec::with_capacity(n),
+            advanced: Timestamp::ZERO,
+        };
+        for i in 0..n {
             let (full_tx, full_rx) = sync_channel::<Batch>(DEPTH);
             let (empty_tx, empty_rx) = sync_channel::<Batch>(DEPTH + 2);
             let mut front = Front::new(limits.clone());
             front.set_keylog(setup.keylog.clone());
+            if setup.wait_for_keys {
+                front.wait_for_keys();
+            }
             let mut back = Back::sharing(&limits, Arc::clone(&setup.rules));
             if let Some(rc) = recorder.clone() {
                 back.enable_recorder(rc);
             }
-            workers.push(scope.spawn(move || work(full_rx, empty_tx, front, back, gauge)));
-            lanes.push(Lane { full: full_tx, empty: empty_rx, batch: Batch::default(), gone: false });
+            let sink = Forward(setup.on_raised.clone());
+            let gauges = Arc::clone(&gauges);
+            let worker = std::thread::Builder::new()
+                .name(format!("mcptap-worker-{i}"))
+                .spawn(move || work(full_rx, empty_tx, front, back, sink, gauges.get(i)))?;
+            pool.workers.push(worker);
+            pool.lanes.push(Lane { full: full_tx, empty: empty_rx, batch: Batch::default(), gone: false });
         }
-        let (counts, fatal) = dispatch(&mut reader, &mut lanes, setup.limits.max_connections, progress, &gauges);
+        Ok(pool)
+    }
+
+    /// One packet read: counted, decoded, its segment handed to the worker of its server.
+    pub fn packet(&mut self, pkt: &RawPacket<'_>) {
+        self.counts.packet(pkt);
+        match decode::decode(pkt) {
+            Ok(seg) => {
+                self.counts.segment();
+                let i = self.router.shard(&seg);
+                if let Some(lane) = self.lanes.get_mut(i) {
+                    lane.batch.push_seg(&seg, self.counts.clock());
+                    if lane.batch.full() {
+                        lane.send();
+                    }
+                }
+            }
+            Err(skip) => self.counts.skipped(skip),
+        }
+    }
+
+    /// Key-log text found inside a capture file (pcapng Decryption Secrets Blocks): every worker gets it.
+    pub fn secrets(&mut self, text: &[u8]) {
+        self.broadcast(|b| {
+            let r = b.stash(text);
+            Item::Secrets(r)
+        });
+    }
+
+    /// Live: text appended to a key log, for the connections waiting on every worker.
+    pub fn live_secrets(&mut self, text: &[u8]) {
+        self.broadcast(|b| {
+            let r = b.stash(text);
+            Item::LiveSecrets(r)
+        });
+        self.flush();
+    }
+
+    /// Live: capture time moved while the link was quiet; stall and idle rules run on every worker.
+    pub fn advance(&mut self, now: Timestamp) {
+        self.advanced = self.advanced.max(now);
+        self.broadcast(|_| Item::Advance(now));
+        self.flush();
+    }
+
+    /// Sends every batch that holds anything: a live sensor calls this after each batch from the ring,
+    /// so a quiet link never leaves packets waiting in a half-filled batch.
+    pub fn flush(&mut self) {
+        for lane in &mut self.lanes {
+            if !lane.batch.items.is_empty() {
+                lane.send();
+            }
+        }
+    }
+
+    fn broadcast(&mut self, mut item: impl FnMut(&mut Batch) -> Item) {
+        for lane in &mut self.lanes {
+            let it = item(&mut lane.batch);
+            lane.batch.items.push(it);
+        }
+    }
+
+    /// Capture time: the latest packet's, or a later time a live sensor moved it to.
+    pub fn now(&self) -> Timestamp {
+        self.counts.clock().max(self.advanced)
+    }
+
+    /// Open sessions over all workers, as they last published.
+    pub fn open_sessions(&self) -> usize {
+        self.gauges.iter().map(|g| g.sessions.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Incident rows over all workers, as they last published.
+    pub fn incidents(&self) -> usize {
+        self.gauges.iter().map(|g| g.incidents.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Some worker holds a connection waiting for TLS keys (published after each batch, so it may lag a
+    /// batch behind: the waiting connection keeps its bytes until the keys come).
+    pub fn tls_waiting(&self) -> bool {
+        self.gauges.iter().any(|g| g.tls_waiting.load(Ordering::Relaxed))
+    }
+
+    /// End of input: every worker gets the capture's last time and finishes; their results merge. The
+    /// summary's capture counters are the caller's to fill in.
+    pub fn finish(mut self) -> Outcome {
+        let now = self.now();
+        self.broadcast(|_| Item::Tick(now));
+        if let (Some(fact), Some(lane)) = (self.counts.unreadable_fact(now), self.lanes.first_mut()) {
+            lane.batch.items.push(Item::Fact(Box::new(fact)));
+        }
+        for lane in &mut self.lanes {
+            lane.send();
+        }
+        let Pool { lanes, counts, workers, .. } = self;
         drop(lanes);
         let mut summary = Summary::default();
         counts.summarize(&mut summary);
-        summary.capture = reader.stats().clone();
         let reading = crate::output::elapsed::thread_cpu_secs();
-        let mut rows = Vec::with_capacity(n);
-        let mut cpu = Vec::with_capacity(n);
+        let mut rows = Vec::with_capacity(workers.len());
+        let mut cpu = Vec::with_capacity(workers.len());
         for w in workers {
             // A worker never panics by design; if one did, surface it rather than report part of a run.
             let (part, incidents, secs) = match w.join() {
@@ -201,76 +339,56 @@ pub fn run(mut reader: CaptureReader, setup: Setup, progress: &mut Progress) -> 
         }
         let incidents = merge::incidents(rows);
         summary.incidents_by_rule = merge::by_rule(&incidents);
-        Outcome { summary, incidents, fatal, cpu: (reading, cpu) }
-    })
+        Outcome { summary, incidents, cpu: (reading, cpu) }
+    }
 }
 
-/// Reads, counts and decodes every packet, handing each segment to its worker; then the capture's last
-/// time to all of them. Returns the packet-level counts and the error that stopped reading.
-fn dispatch(
-    reader: &mut CaptureReader,
-    lanes: &mut [Lane],
-    max_connections: usize,
-    progress: &mut Progress,
-    gauges: &[Gauge],
-) -> (PacketCounts, Option<CaptureError>) {
-    let mut counts = PacketCounts::default();
-    let mut router = route::Router::new(lanes.len(), max_connections);
+/// Analyses every packet of `reader` on a [`Pool`] and merges the workers' results; with the capture
+/// error that stopped reading, if any (everything before it was analysed).
+pub fn run(reader: &mut CaptureReader, setup: Setup, progress: &mut Progress) -> std::io::Result<(Outcome, Option<CaptureError>)> {
+    let mut pool = Pool::start(setup)?;
     let mut fatal = None;
     loop {
-        let pkt = match reader.next_packet() {
-            Ok(Some(p)) => p,
+        match reader.next_packet() {
+            Ok(Some(pkt)) => pool.packet(&pkt),
             Ok(None) => break,
             Err(e) => {
                 fatal = Some(e);
                 break;
             }
-        };
-        counts.packet(&pkt);
-        match decode::decode(&pkt) {
-            Ok(seg) => {
-                counts.segment();
-                let i = router.shard(&seg);
-                if let Some(lane) = lanes.get_mut(i) {
-                    lane.batch.push_seg(&seg, counts.clock());
-                    if lane.batch.full() {
-                        lane.send();
-                    }
-                }
-            }
-            Err(skip) => counts.skipped(skip),
         }
         let secrets = reader.take_secrets();
         if !secrets.is_empty() {
-            for lane in lanes.iter_mut() {
-                let r = lane.batch.stash(&secrets);
-                lane.batch.items.push(Item::Secrets(r));
-            }
+            pool.secrets(&secrets);
         }
-        progress.tick(|| {
-            let sum = |f: fn(&Gauge) -> &AtomicUsize| gauges.iter().map(|g| f(g).load(Ordering::Relaxed)).sum();
-            (reader.stats().bytes_read, sum(|g| &g.sessions), sum(|g| &g.incidents))
-        });
+        progress.tick(|| (reader.stats().bytes_read, pool.open_sessions(), pool.incidents()));
     }
-    let now = counts.clock();
-    for lane in lanes.iter_mut() {
-        lane.batch.items.push(Item::Tick(now));
+    let mut outcome = pool.finish();
+    outcome.summary.capture = reader.stats().clone();
+    Ok((outcome, fatal))
+}
+
+/// A worker's incident sink: rows are taken from its incident table at the end; while it runs, each new
+/// incident goes to the live sensor's writer when there is one. Cannot fail, so neither can `handle`.
+struct Forward(Option<OnRaised>);
+
+impl IncidentSink for Forward {
+    fn raised(&mut self, incident: &Incident) -> std::io::Result<()> {
+        if let Some(f) = &self.0 {
+            f(incident);
+        }
+        Ok(())
     }
-    if let (Some(fact), Some(lane)) = (counts.unreadable_fact(now), lanes.first_mut()) {
-        lane.batch.items.push(Item::Fact(Box::new(fact)));
+
+    fn finish(&mut self, _: &[&Incident]) -> std::io::Result<()> {
+        Ok(())
     }
-    for lane in lanes.iter_mut() {
-        lane.send();
-    }
-    (counts, fatal)
 }
 
 /// One worker: its segments through its layer stack, in order; then its share of the summary and rows.
-fn work(full: Receiver<Batch>, empty: SyncSender<Batch>, mut front: Front, mut back: Back, gauge: &Gauge) -> (Summary, Vec<Incident>, Option<f64>) {
-    // A worker's rows are taken from its incident table at the end: its sink writes nothing and cannot
-    // fail, so neither can `handle`.
-    let handle = |back: &mut Back, cmd: Cmd<'_>| {
-        let _ = back.handle(cmd, &mut Discard);
+fn work(full: Receiver<Batch>, empty: SyncSender<Batch>, mut front: Front, mut back: Back, mut sink: Forward, gauge: Option<&Gauge>) -> WorkerResult {
+    let mut handle = |back: &mut Back, cmd: Cmd<'_>| {
+        let _ = back.handle(cmd, &mut sink);
     };
     for mut batch in full {
         let Batch { items, arena } = &mut batch;
@@ -283,12 +401,17 @@ fn work(full: Receiver<Batch>, empty: SyncSender<Batch>, mut front: Front, mut b
                     front.on_segment(&s.attach(arena), &mut |cmd| handle(&mut back, cmd));
                 }
                 Item::Secrets(r) => front.add_secrets(arena.get(r).unwrap_or_default()),
+                Item::LiveSecrets(r) => front.add_live_secrets(arena.get(r).unwrap_or_default(), &mut |cmd| handle(&mut back, cmd)),
                 Item::Tick(ts) => front.tick(ts, &mut |cmd| handle(&mut back, cmd)),
+                Item::Advance(ts) => front.advance(ts, &mut |cmd| handle(&mut back, cmd)),
                 Item::Fact(f) => handle(&mut back, Cmd::Fact(f)),
             }
         }
-        gauge.sessions.store(back.open_sessions(), Ordering::Relaxed);
-        gauge.incidents.store(back.incidents().len(), Ordering::Relaxed);
+        if let Some(g) = gauge {
+            g.sessions.store(back.open_sessions(), Ordering::Relaxed);
+            g.incidents.store(back.incidents().len(), Ordering::Relaxed);
+            g.tls_waiting.store(front.tls_waiting(), Ordering::Relaxed);
+        }
         arena.clear();
         // The dispatcher allocates a new batch when none comes back in time.
         let _ = empty.try_send(batch);
