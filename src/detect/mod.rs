@@ -3,6 +3,7 @@
 //! not). Repeated firings of a rule in one session raise `count` and `last_seen` of one incident, as
 //! Suricata's per-flow event rules and Zeek's notice suppression do.
 
+pub mod guard;
 pub mod rule;
 pub mod typecheck;
 

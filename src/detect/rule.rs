@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use cel_interpreter::{Context, Program, Value};
 use serde::Deserialize;
 
+use super::guard::Guard;
 use super::typecheck::{self, Ty};
 use crate::facts::{self, Fact, FieldType, FieldValue};
 
@@ -157,6 +158,8 @@ pub struct Rule {
     program: Program,
     /// Fact fields the condition reads (checked against the schema at load).
     variables: Vec<String>,
+    /// The condition's leading terms, checked natively before CEL runs (`guard`).
+    guard: Guard,
 }
 
 /// Why a rule failed to load: names the file, the rule id when known, and the offending text.
@@ -297,6 +300,7 @@ impl Rule {
             source: source_name.to_string(),
             program,
             variables,
+            guard: Guard::compile(&ast, &|name| schema.iter().any(|(f, _)| *f == name)),
         };
         let lookup = |name: &str| -> Option<Ty> {
             schema.iter().find(|(f, _)| *f == name).map(|(_, t)| Ty::from(*t)).or_else(|| {
@@ -321,6 +325,14 @@ impl Rule {
 
     /// Whether the fact satisfies the condition. Errors are evaluation failures (counted, not fatal).
     pub fn matches(&self, fact: &Fact) -> Result<bool, String> {
+        if self.guard.rejects(&|name| fact.field(name), &self.params) {
+            return Ok(false);
+        }
+        self.matches_in_cel(fact)
+    }
+
+    /// The condition evaluated by CEL alone, without the guard.
+    fn matches_in_cel(&self, fact: &Fact) -> Result<bool, String> {
         let values: Vec<(String, FieldValue)> = self
             .variables
             .iter()
@@ -464,6 +476,85 @@ mod tests {
         assert_eq!(e.to_string(), "y.toml: cannot read: gone");
         let e = RuleError { source_name: "y.toml".into(), id: "R-1".into(), message: "bad".into() };
         assert_eq!(e.to_string(), "y.toml: rule R-1: bad");
+    }
+
+    /// Values a field is drawn from: boundaries, the params' values and their thousands (rules compare
+    /// milliseconds with `secs * 1000`), each +-1, and the string literals of the condition.
+    fn candidates(rule: &Rule) -> (Vec<i64>, Vec<String>) {
+        let mut ints = vec![0, 1, 2, 3, -1, 10, 100, i64::MAX, i64::MIN];
+        for p in rule.params.values() {
+            if let Param::Int(n) = p {
+                for base in [*n, n.saturating_mul(1000)] {
+                    ints.extend([base - 1, base, base + 1]);
+                }
+            }
+        }
+        let mut strs = vec![String::new(), "x".to_string()];
+        let mut rest = rule.condition.as_str();
+        while let Some(open) = rest.find('"') {
+            let after = &rest[open + 1..];
+            let Some(close) = after.find('"') else { break };
+            strs.push(after[..close].to_string());
+            rest = &after[close + 1..];
+        }
+        (ints, strs)
+    }
+
+    #[test]
+    fn the_guard_answers_as_cel_does_on_every_builtin_rule() {
+        // Differential: for many facts per rule, the guarded answer equals CEL's alone, errors included.
+        let set = crate::detect::RuleSet::builtin().unwrap();
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let (mut guarded, mut rejected) = (0, 0);
+        for rule in set.rules() {
+            let schema = facts::schema(&rule.fact).unwrap();
+            let (ints, strs) = candidates(rule);
+            if !rule.guard.is_empty() {
+                guarded += 1;
+            }
+            for _ in 0..3000 {
+                // Now and then a field is missing: CEL then errs, and the guard must not decide.
+                let mut values: Vec<(String, FieldValue)> = Vec::new();
+                for (name, ty) in &schema {
+                    if next(40) == 0 {
+                        continue;
+                    }
+                    let v = match ty {
+                        FieldType::Str => FieldValue::Str(strs[next(strs.len())].clone()),
+                        FieldType::Int => FieldValue::Int(ints[next(ints.len())]),
+                        FieldType::Bool => FieldValue::Bool(next(2) == 0),
+                        FieldType::IntList => FieldValue::IntList(vec![ints[next(ints.len())]]),
+                    };
+                    values.push((name.to_string(), v));
+                }
+                let lookup = |name: &str| values.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+                let cel = rule.eval_values(&values);
+                if rule.guard.rejects(&lookup, &rule.params) {
+                    rejected += 1;
+                    assert_eq!(cel, Ok(false), "{}: the guard turned away a fact CEL answers otherwise: {values:?}", rule.id);
+                }
+            }
+        }
+        // The guard must have work to do: most built-in conditions start with simple terms.
+        assert!(guarded * 2 > set.rules().len(), "only {guarded} of {} rules guarded", set.rules().len());
+        assert!(rejected > 10_000, "the guard turned away only {rejected} facts");
+    }
+
+    #[test]
+    fn the_guard_checks_the_stream_end_rules_natively() {
+        // The three rules every stream_end goes through: each is a conjunction the guard reads whole.
+        let set = crate::detect::RuleSet::builtin().unwrap();
+        for id in ["MCP-SSE-BUFFERED", "MCP-SSE-IDLE", "MCP-STREAM-LOST"] {
+            let r = set.rules().iter().find(|r| r.id == id).unwrap();
+            let terms = r.condition.split("&&").count();
+            assert_eq!(r.guard.len(), terms, "{id}: {}", r.condition);
+        }
     }
 
     const GOOD: &str = r#"

@@ -1,0 +1,215 @@
+//! A native pre-check of a rule's condition: the leading `&&` terms that are a simple comparison of a
+//! fact field with a constant (`!capture_loss`, `kind == "post"`, `pending > 0`,
+//! `max_silence_ms > idle_secs * 1000`) are evaluated on the fact directly, and a fact that fails one is
+//! turned away without building a CEL context. Most facts fail a rule this way (three rules look at every
+//! `stream_end`), and building the context was most of a rule's cost.
+//!
+//! Exactly what the interpreter would answer, errors included: cel-interpreter evaluates `a && b` left to
+//! right, stopping at the first false operand and passing on the first error (stricter than cel-spec's
+//! commutative AND), so the guard walks the terms in the same order and stops, leaving the fact to CEL, at
+//! the first term it cannot decide: another shape, a field missing or of another type than the constant,
+//! arithmetic that overflows. A term it decides cannot err in CEL (a comparison of two ints, strings or
+//! bools, a bool field). Params are read when the fact comes, so a patched param is never stale.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use cel_parser::ast::{Expr, IdedExpr};
+use cel_parser::reference::Val;
+
+use super::rule::Param;
+use crate::facts::FieldValue;
+
+/// The leading terms of a condition the guard evaluates natively, in evaluation order; empty when the
+/// first is of a shape it does not know.
+#[derive(Debug, Clone, Default)]
+pub struct Guard {
+    terms: Vec<Term>,
+}
+
+/// `field OP operand`.
+#[derive(Debug, Clone)]
+struct Term {
+    field: String,
+    op: Op,
+    value: Operand,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Op {
+    fn from_func(f: &str) -> Option<Op> {
+        Some(match f {
+            "_==_" => Op::Eq,
+            "_!=_" => Op::Ne,
+            "_<_" => Op::Lt,
+            "_<=_" => Op::Le,
+            "_>_" => Op::Gt,
+            "_>=_" => Op::Ge,
+            _ => return None,
+        })
+    }
+
+    /// The operator with its operands swapped (`3 < x` is `x > 3`).
+    fn flipped(self) -> Op {
+        match self {
+            Op::Lt => Op::Gt,
+            Op::Le => Op::Ge,
+            Op::Gt => Op::Lt,
+            Op::Ge => Op::Le,
+            o => o,
+        }
+    }
+
+    fn holds(self, o: Ordering) -> bool {
+        match self {
+            Op::Eq => o == Ordering::Equal,
+            Op::Ne => o != Ordering::Equal,
+            Op::Lt => o == Ordering::Less,
+            Op::Le => o != Ordering::Greater,
+            Op::Gt => o == Ordering::Greater,
+            Op::Ge => o != Ordering::Less,
+        }
+    }
+}
+
+/// A constant: a literal, a param, or the product of two integer constants.
+#[derive(Debug, Clone)]
+enum Operand {
+    Int(i64),
+    Str(String),
+    Bool(bool),
+    Param(String),
+    Mul(Box<Operand>, Box<Operand>),
+}
+
+/// A constant's value.
+enum Const<'a> {
+    Int(i64),
+    Str(&'a str),
+    Bool(bool),
+}
+
+impl Operand {
+    fn value<'a>(&'a self, params: &'a BTreeMap<String, Param>) -> Option<Const<'a>> {
+        Some(match self {
+            Operand::Int(n) => Const::Int(*n),
+            Operand::Str(s) => Const::Str(s),
+            Operand::Bool(b) => Const::Bool(*b),
+            Operand::Param(name) => match params.get(name)? {
+                Param::Int(n) => Const::Int(*n),
+                Param::Str(s) => Const::Str(s),
+                Param::Bool(b) => Const::Bool(*b),
+            },
+            Operand::Mul(a, b) => match (a.value(params)?, b.value(params)?) {
+                // CEL errs on overflow; the guard then leaves the term to CEL.
+                (Const::Int(x), Const::Int(y)) => Const::Int(x.checked_mul(y)?),
+                _ => return None,
+            },
+        })
+    }
+}
+
+impl Guard {
+    /// The guard of a parsed condition; `is_field` tells a fact field from a param (a param may not
+    /// shadow a field: `Rule::from_file` refuses it).
+    pub fn compile(expr: &IdedExpr, is_field: &dyn Fn(&str) -> bool) -> Guard {
+        let mut conjuncts = Vec::new();
+        flatten_and(expr, &mut conjuncts);
+        Guard { terms: conjuncts.into_iter().map_while(|e| term(e, is_field)).collect() }
+    }
+
+    /// Whether the guard has anything to check (for tests and the rule listing).
+    pub fn len(&self) -> usize {
+        self.terms.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// True when the condition is certainly false on this fact, as the interpreter would find it: the
+    /// terms before the false one were all true.
+    pub fn rejects(&self, field: &dyn Fn(&str) -> Option<FieldValue>, params: &BTreeMap<String, Param>) -> bool {
+        for t in &self.terms {
+            match t.eval(field, params) {
+                Some(true) => {}
+                Some(false) => return true,
+                None => return false,
+            }
+        }
+        false
+    }
+}
+
+impl Term {
+    /// The term's value, or `None` when the guard cannot be sure of what CEL would give.
+    fn eval(&self, field: &dyn Fn(&str) -> Option<FieldValue>, params: &BTreeMap<String, Param>) -> Option<bool> {
+        let field = field(&self.field)?;
+        let value = self.value.value(params)?;
+        let order = match (&field, value) {
+            (FieldValue::Int(a), Const::Int(b)) => a.cmp(&b),
+            // Ordering is left to CEL for strings and bools; equality is the same both ways.
+            (FieldValue::Str(a), Const::Str(b)) if matches!(self.op, Op::Eq | Op::Ne) => a.as_str().cmp(b),
+            (FieldValue::Bool(a), Const::Bool(b)) if matches!(self.op, Op::Eq | Op::Ne) => a.cmp(&b),
+            _ => return None,
+        };
+        Some(self.op.holds(order))
+    }
+}
+
+fn flatten_and<'a>(e: &'a IdedExpr, out: &mut Vec<&'a IdedExpr>) {
+    match &e.expr {
+        Expr::Call(c) if c.func_name == "_&&_" && c.target.is_none() && c.args.len() == 2 => {
+            for a in &c.args {
+                flatten_and(a, out);
+            }
+        }
+        _ => out.push(e),
+    }
+}
+
+fn term(e: &IdedExpr, is_field: &dyn Fn(&str) -> bool) -> Option<Term> {
+    match &e.expr {
+        Expr::Ident(name) if is_field(name) => Some(Term { field: name.clone(), op: Op::Eq, value: Operand::Bool(true) }),
+        Expr::Call(c) if c.target.is_none() => match (c.func_name.as_str(), c.args.as_slice()) {
+            ("!_", [inner]) => match &inner.expr {
+                Expr::Ident(name) if is_field(name) => Some(Term { field: name.clone(), op: Op::Eq, value: Operand::Bool(false) }),
+                _ => None,
+            },
+            (f, [a, b]) => {
+                let op = Op::from_func(f)?;
+                let (field, value, op) = match (&a.expr, &b.expr) {
+                    (Expr::Ident(name), _) if is_field(name) => (name, operand(b, is_field)?, op),
+                    (_, Expr::Ident(name)) if is_field(name) => (name, operand(a, is_field)?, op.flipped()),
+                    _ => return None,
+                };
+                Some(Term { field: field.clone(), op, value })
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn operand(e: &IdedExpr, is_field: &dyn Fn(&str) -> bool) -> Option<Operand> {
+    match &e.expr {
+        Expr::Literal(Val::Int(n)) => Some(Operand::Int(*n)),
+        Expr::Literal(Val::String(s)) => Some(Operand::Str(s.to_string())),
+        Expr::Literal(Val::Boolean(b)) => Some(Operand::Bool(*b)),
+        Expr::Ident(name) if !is_field(name) => Some(Operand::Param(name.clone())),
+        Expr::Call(c) if c.func_name == "_*_" && c.target.is_none() => match c.args.as_slice() {
+            [a, b] => Some(Operand::Mul(Box::new(operand(a, is_field)?), Box::new(operand(b, is_field)?))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
