@@ -10,7 +10,7 @@
 # Environment: RATES (Mbit/s, space-separated, `top` for --topspeed; default "200 400 800 1000 top"),
 # DURATION (seconds per rate, default 600), MTU (default 9000: the capture's frames exceed 1500 bytes, and at
 # MTU 1500 tcpreplay silently fails to send some of them), MCPTAP (the live build, default
-# target/release/mcptap). Needs root, iproute2, tcpreplay, GNU time, python3 (for the row comparison).
+# target/release/mcptap), SENSOR_ARGS (more flags for the sensor, e.g. "--threads 2"). Needs root, iproute2, tcpreplay, GNU time, python3 (for the row comparison).
 # Traffic stays on the veth pair inside the two namespaces; both are deleted on exit.
 set -euo pipefail
 
@@ -49,10 +49,10 @@ ip -n "$ns_send" link set soak-send up
 echo "| rate | packets sent | received by filter | dropped by kernel | dropped by interface | medium+ rows | incidents missed | false rows | peak RSS | final RSS |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for rate in $rates; do
-    tag="rate-$rate"
+    tag="rate-$rate${SENSOR_ARGS:+-$(tr -dc 'a-z0-9' <<<"$SENSOR_ARGS")}"
     rm -f "$out/$tag".*
     ip netns exec "$ns_cap" /usr/bin/time -f "%M" -o "$out/$tag.time" \
-        "$bin" -i soak-cap -o "$out/$tag.csv" --stats-interval 10 --stats-file "$out/$tag.stats" 2>"$out/$tag.err" &
+        "$bin" -i soak-cap ${SENSOR_ARGS:-} -o "$out/$tag.csv" --stats-interval 10 --stats-file "$out/$tag.stats" 2>"$out/$tag.err" &
     sensor=$!
     for _ in $(seq 100); do grep -q "listening on" "$out/$tag.err" 2>/dev/null && break; sleep 0.1; done
     if [[ $rate == top ]]; then speed=(--topspeed); else speed=(--mbps="$rate"); fi

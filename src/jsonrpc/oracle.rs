@@ -1,0 +1,155 @@
+//! The serde decoding the scanner replaced, kept as the test oracle: `parse` here and `super::parse`
+//! must agree on every input (`super::tests`).
+
+use std::fmt;
+
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct WireError {
+    #[serde(default)]
+    code: Option<i64>,
+    #[serde(default)]
+    message: Option<StringOrOther>,
+}
+
+use super::{Id, Message, ParseProblem, Params, Payload, ResultInfo, StringOrOther};
+
+/// Result that may not be an object (a bare value is legal JSON-RPC); then nothing is read from it.
+#[derive(Default)]
+struct AnyResult(ResultInfo);
+
+impl<'de> Deserialize<'de> for AnyResult {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // Walks the object's keys itself: an untagged enum would first copy the whole result (a tools/list
+        // can be megabytes) into a generic tree just to try the object variant.
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = AnyResult;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AnyResult, A::Error> {
+                let mut info = ResultInfo::default();
+                while let Some(key) = map.next_key::<Key>()? {
+                    match key {
+                        Key::ProtocolVersion => info.protocol_version = Some(map.next_value()?),
+                        Key::Other => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(AnyResult(info))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<AnyResult, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(AnyResult::default())
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<AnyResult, E> {
+                Ok(AnyResult::default())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<AnyResult, E> {
+                Ok(AnyResult::default())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<AnyResult, E> {
+                Ok(AnyResult::default())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<AnyResult, E> {
+                Ok(AnyResult::default())
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<AnyResult, E> {
+                Ok(AnyResult::default())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<AnyResult, E> {
+                Ok(AnyResult::default())
+            }
+        }
+
+        /// The keys of a result object mcptap reads; the rest are skipped without copying.
+        enum Key {
+            ProtocolVersion,
+            Other,
+        }
+        impl<'de> Deserialize<'de> for Key {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct KV;
+                impl Visitor<'_> for KV {
+                    type Value = Key;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("an object key")
+                    }
+                    fn visit_str<E: de::Error>(self, s: &str) -> Result<Key, E> {
+                        Ok(if s == "protocolVersion" { Key::ProtocolVersion } else { Key::Other })
+                    }
+                }
+                d.deserialize_identifier(KV)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Deserialize)]
+struct WireMessage {
+    jsonrpc: Option<IgnoredAny>,
+    // `Some(Id::Null)` for `"id": null`, `None` when absent (a notification).
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Id>,
+    method: Option<String>,
+    #[serde(default)]
+    params: Option<Params>,
+    #[serde(default)]
+    result: Option<AnyResult>,
+    #[serde(default)]
+    error: Option<WireError>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Id>, D::Error> {
+    Id::deserialize(d).map(Some)
+}
+
+
+/// Decodes a payload with serde, as mcptap did before the scanner.
+pub fn parse(bytes: &[u8]) -> Result<Payload, ParseProblem> {
+    let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    match first.and_then(|i| bytes.get(i)) {
+        None => Err(ParseProblem::Empty),
+        Some(b'[') => {
+            let raw: Vec<WireMessage> =
+                serde_json::from_slice(bytes).map_err(|e| ParseProblem::NotJson(e.to_string()))?;
+            let messages: Vec<Message> = raw.into_iter().filter_map(convert).collect();
+            if messages.is_empty() {
+                return Err(ParseProblem::NotJsonRpc);
+            }
+            Ok(Payload { messages, batch: true })
+        }
+        Some(_) => {
+            let raw: WireMessage =
+                serde_json::from_slice(bytes).map_err(|e| ParseProblem::NotJson(e.to_string()))?;
+            let m = convert(raw).ok_or(ParseProblem::NotJsonRpc)?;
+            Ok(Payload { messages: vec![m], batch: false })
+        }
+    }
+}
+
+fn convert(w: WireMessage) -> Option<Message> {
+    w.jsonrpc.as_ref()?;
+    if let Some(method) = w.method {
+        let params = w.params.unwrap_or_default();
+        return Some(match w.id {
+            Some(id) => Message::Request { id, method, params },
+            None => Message::Notification { method, params },
+        });
+    }
+    if let Some(err) = w.error {
+        return Some(Message::Error {
+            id: w.id.unwrap_or(Id::Null),
+            code: err.code.unwrap_or(0),
+            message: err.message.and_then(|m| m.0).unwrap_or_default(),
+        });
+    }
+    let result = w.result?;
+    Some(Message::Response { id: w.id.unwrap_or(Id::Null), result: result.0 })
+}
+

@@ -1,0 +1,709 @@
+//! The JSON-RPC scanner: one pass over a payload that reads the keys the MCP layer needs (`jsonrpc`,
+//! `id`, `method`, `params.{protocolVersion,name,uri,clientInfo.name,_meta}`, `result.protocolVersion`,
+//! `error.{code,message}`) and skips everything else without building a value or copying a byte: a string
+//! is skipped by finding its closing quote eight bytes at a time, a subtree by counting brackets. Only the few
+//! strings it keeps are copied.
+//!
+//! It accepts and rejects exactly what the serde decoding it replaced did (RFC 8259 grammar as
+//! serde_json reads it, and serde's derive rules for the typed fields), so no verdict moved: the serde
+//! decoder is kept as the test oracle (`oracle.rs`) and a differential property test compares the two.
+//! The rules that are serde's rather than JSON's, kept on purpose:
+//! - strings the scanner keeps, and every object key outside a skipped subtree, must be valid UTF-8 with
+//!   paired surrogate escapes; a skipped string only needs valid escapes and no raw control character;
+//! - a number the scanner reads (an id, an error code, a scalar where a string was expected) must fit an
+//!   f64; a skipped number only needs the grammar;
+//! - a known member given twice is an error (`"id"` twice), except `result.protocolVersion` (the last wins);
+//! - `null` where an optional member is expected counts as absent (so `"result": null` is no response),
+//!   except `result.protocolVersion`, where it is a value that is not a string;
+//! - a struct may be written as an array, its members by position (serde's derive accepts both).
+//!
+//! Not mirrored: a float id is kept as Rust formats the f64 it parses to, which can differ from serde's
+//! in the last digit of numbers with more than 15 significant digits; ids are only compared with ids
+//! formatted the same way.
+
+use std::borrow::Cow;
+
+use super::{ClientInfo, Id, Meta, Params, ResultInfo, StringOrOther};
+
+/// What a message object gave, before it is judged JSON-RPC (`super::convert`).
+#[derive(Default)]
+pub(super) struct Wire {
+    pub(super) jsonrpc: bool,
+    pub(super) id: Option<Id>,
+    pub(super) method: Option<String>,
+    pub(super) params: Option<Params>,
+    pub(super) result: Option<ResultInfo>,
+    /// `error`: (code, message).
+    pub(super) error: Option<(Option<i64>, Option<StringOrOther>)>,
+}
+
+type R<T> = Result<T, String>;
+
+/// Where a string's text stops: the first quote, backslash or raw control character. Eight bytes at a
+/// time (SWAR: a byte is flagged when it is below 0x20 or equals `"` or a backslash; borrows only flag bytes
+/// above a flagged one, so the lowest flag is exact); text between escapes is often short, so this beats
+/// a `memchr` call per run.
+fn special(s: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let mut words = s.chunks_exact(8);
+    let mut at = 0;
+    for w in &mut words {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        let x = u64::from_le_bytes(b);
+        let hit = x.wrapping_sub(ONES * 0x20) & !x & HIGH | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\')));
+        if hit != 0 {
+            return Some(at + (hit.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    words.remainder().iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20).map(|k| at + k)
+}
+
+/// A number read for its value, as serde_json classifies it.
+enum Num {
+    U64(u64),
+    I64(i64),
+    F64(f64),
+}
+
+pub(super) struct Scan<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Scan<'a> {
+    pub(super) fn new(b: &'a [u8]) -> Scan<'a> {
+        Scan { b, i: 0 }
+    }
+
+    fn err<T>(&self, what: &str) -> R<T> {
+        Err(format!("{what} at byte {}", self.i))
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    /// JSON whitespace (RFC 8259 §2), then the next byte.
+    fn ws(&mut self) -> Option<u8> {
+        while let Some(c @ (b' ' | b'\n' | b'\t' | b'\r')) = self.peek() {
+            let _ = c;
+            self.i += 1;
+        }
+        self.peek()
+    }
+
+    /// Nothing but whitespace left.
+    pub(super) fn end(&mut self) -> R<()> {
+        match self.ws() {
+            None => Ok(()),
+            Some(_) => self.err("trailing characters"),
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> R<()> {
+        match self.b.get(self.i..self.i + word.len()) {
+            Some(s) if s == word => {
+                self.i += word.len();
+                Ok(())
+            }
+            _ => self.err("expected a literal"),
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.i;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.i += 1;
+        }
+        self.i - start
+    }
+
+    /// The number grammar (RFC 8259 §6); returns whether it had a fraction or an exponent.
+    fn number_grammar(&mut self) -> R<bool> {
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
+        match self.peek() {
+            Some(b'0') => {
+                self.i += 1;
+                if let Some(b'0'..=b'9') = self.peek() {
+                    return self.err("invalid number");
+                }
+            }
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return self.err("invalid number"),
+        }
+        let mut float = false;
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            float = true;
+            if self.digits() == 0 {
+                return self.err("invalid number");
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            float = true;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.i += 1;
+            }
+            if self.digits() == 0 {
+                return self.err("invalid number");
+            }
+        }
+        Ok(float)
+    }
+
+    /// A number read for its value: an integer that fits u64 (or i64, negative) stays one, anything
+    /// else is an f64, which must be finite.
+    fn number(&mut self) -> R<Num> {
+        let start = self.i;
+        let float = self.number_grammar()?;
+        let text = self.b.get(start..self.i).unwrap_or_default();
+        let text = std::str::from_utf8(text).unwrap_or_default();
+        if !float {
+            if let Some(digits) = text.strip_prefix('-') {
+                if let Ok(n) = digits.parse::<u64>() {
+                    // serde_json: -0 and values below i64::MIN become floats.
+                    let neg = (n as i64).wrapping_neg();
+                    if neg < 0 {
+                        return Ok(Num::I64(neg));
+                    }
+                }
+            } else if let Ok(n) = text.parse::<u64>() {
+                return Ok(Num::U64(n));
+            }
+        }
+        match text.parse::<f64>() {
+            Ok(f) if f.is_finite() => Ok(Num::F64(f)),
+            _ => self.err("number out of range"),
+        }
+    }
+
+    /// Skips a string (the opening quote at `i`): escapes checked, no raw control character, no UTF-8
+    /// check (serde_json's `ignore_str`).
+    fn skip_string(&mut self) -> R<()> {
+        self.i += 1;
+        loop {
+            let rest = self.b.get(self.i..).unwrap_or_default();
+            let Some(k) = special(rest) else {
+                self.i = self.b.len();
+                return self.err("end of input in a string");
+            };
+            self.i += k;
+            match rest.get(k) {
+                Some(b'"') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => {}
+                _ => return self.err("control character in a string"),
+            }
+            self.i += 1;
+            match self.peek() {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.i += 1,
+                Some(b'u') => {
+                    self.i += 1;
+                    self.hex4()?;
+                }
+                None => return self.err("end of input in a string"),
+                Some(_) => return self.err("invalid escape"),
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> R<u16> {
+        let Some(h) = self.b.get(self.i..self.i + 4) else {
+            self.i = self.b.len();
+            return self.err("end of input in an escape");
+        };
+        let mut n: u16 = 0;
+        for &c in h {
+            let d = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' => c - b'a' + 10,
+                b'A'..=b'F' => c - b'A' + 10,
+                _ => return self.err("invalid escape"),
+            };
+            n = (n << 4) | u16::from(d);
+        }
+        self.i += 4;
+        Ok(n)
+    }
+
+    /// A string read for its value (the opening quote at `i`): UTF-8, escapes decoded, surrogates paired
+    /// (serde_json's `parse_str`). Borrowed when it has no escape.
+    fn string(&mut self) -> R<Cow<'a, str>> {
+        self.i += 1;
+        let mut owned: Option<String> = None;
+        loop {
+            let rest = self.b.get(self.i..).unwrap_or_default();
+            let Some(k) = special(rest) else {
+                self.i = self.b.len();
+                return self.err("end of input in a string");
+            };
+            if rest.get(k).is_some_and(|&c| c < 0x20) {
+                self.i += k;
+                return self.err("control character in a string");
+            }
+            let span = rest.get(..k).unwrap_or_default();
+            let Ok(text) = std::str::from_utf8(span) else {
+                return self.err("invalid UTF-8 in a string");
+            };
+            self.i += k + 1;
+            if rest.get(k) == Some(&b'"') {
+                return Ok(match owned {
+                    None => Cow::Borrowed(text),
+                    Some(mut s) => {
+                        s.push_str(text);
+                        Cow::Owned(s)
+                    }
+                });
+            }
+            let s = owned.get_or_insert_with(String::new);
+            s.push_str(text);
+            let c = match self.peek() {
+                Some(b'"') => '"',
+                Some(b'\\') => '\\',
+                Some(b'/') => '/',
+                Some(b'b') => '\u{8}',
+                Some(b'f') => '\u{c}',
+                Some(b'n') => '\n',
+                Some(b'r') => '\r',
+                Some(b't') => '\t',
+                Some(b'u') => {
+                    self.i += 1;
+                    let c = self.unicode_escape()?;
+                    s.push(c);
+                    continue;
+                }
+                None => return self.err("end of input in a string"),
+                Some(_) => return self.err("invalid escape"),
+            };
+            self.i += 1;
+            s.push(c);
+        }
+    }
+
+    /// `\uXXXX` after the `u`, with its trailing surrogate if it is a leading one.
+    fn unicode_escape(&mut self) -> R<char> {
+        let n = self.hex4()?;
+        if (0xDC00..=0xDFFF).contains(&n) {
+            return self.err("lone surrogate in an escape");
+        }
+        if !(0xD800..=0xDBFF).contains(&n) {
+            return char::from_u32(u32::from(n)).map_or_else(|| self.err("invalid escape"), Ok);
+        }
+        if self.b.get(self.i..self.i + 2) != Some(b"\\u") {
+            return self.err("unpaired surrogate in an escape");
+        }
+        self.i += 2;
+        let n2 = self.hex4()?;
+        if !(0xDC00..=0xDFFF).contains(&n2) {
+            return self.err("unpaired surrogate in an escape");
+        }
+        let c = (((u32::from(n) - 0xD800) << 10) | (u32::from(n2) - 0xDC00)) + 0x1_0000;
+        char::from_u32(c).map_or_else(|| self.err("invalid escape"), Ok)
+    }
+
+    /// Skips any value (serde's `IgnoredAny`): grammar only, any depth (a bracket stack, one bit per
+    /// level).
+    fn skip_value(&mut self) -> R<()> {
+        // true: an object. The stack lives only while a nested subtree is skipped.
+        let mut stack: Vec<bool> = Vec::new();
+        loop {
+            match self.ws() {
+                Some(b'"') => self.skip_string()?,
+                Some(b'-' | b'0'..=b'9') => {
+                    self.number_grammar()?;
+                }
+                Some(b't') => self.literal(b"true")?,
+                Some(b'f') => self.literal(b"false")?,
+                Some(b'n') => self.literal(b"null")?,
+                Some(open @ (b'[' | b'{')) => {
+                    self.i += 1;
+                    let object = open == b'{';
+                    let close = if object { b'}' } else { b']' };
+                    if self.ws() == Some(close) {
+                        self.i += 1;
+                    } else {
+                        stack.push(object);
+                        if object {
+                            self.key_colon()?;
+                        }
+                        continue;
+                    }
+                }
+                None => return self.err("end of input, expected a value"),
+                Some(_) => return self.err("expected a value"),
+            }
+            // A value ended: close what ends here, or go on to the next member or element.
+            loop {
+                let Some(&object) = stack.last() else { return Ok(()) };
+                match self.ws() {
+                    Some(b',') => {
+                        self.i += 1;
+                        if object {
+                            self.ws();
+                            self.key_colon()?;
+                        }
+                        break;
+                    }
+                    Some(b'}') if object => {
+                        self.i += 1;
+                        stack.pop();
+                    }
+                    Some(b']') if !object => {
+                        self.i += 1;
+                        stack.pop();
+                    }
+                    _ => return self.err("expected ',' or the end of a container"),
+                }
+            }
+        }
+    }
+
+    /// In a skipped object: a key (not checked for UTF-8, as serde skips it) and its colon.
+    fn key_colon(&mut self) -> R<()> {
+        if self.ws() != Some(b'"') {
+            return self.err("expected a key");
+        }
+        self.skip_string()?;
+        self.colon()
+    }
+
+    fn colon(&mut self) -> R<()> {
+        if self.ws() != Some(b':') {
+            return self.err("expected ':'");
+        }
+        self.i += 1;
+        Ok(())
+    }
+
+    /// The members of an object read for some keys (the `{` at `i`): each key read as a string, handed
+    /// with the scanner (at its value) to `member`, which reads or skips the value.
+    fn object(&mut self, member: &mut dyn FnMut(&mut Scan<'a>, &str) -> R<()>) -> R<()> {
+        self.i += 1;
+        if self.ws() == Some(b'}') {
+            self.i += 1;
+            return Ok(());
+        }
+        loop {
+            if self.ws() != Some(b'"') {
+                return self.err("expected a key");
+            }
+            let key = self.string()?;
+            self.colon()?;
+            member(self, &key)?;
+            match self.ws() {
+                Some(b',') => self.i += 1,
+                Some(b'}') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                _ => return self.err("expected ',' or '}'"),
+            }
+        }
+    }
+
+    /// An array read element by element (the `[` at `i`): `element` reads or skips each.
+    fn array(&mut self, element: &mut dyn FnMut(&mut Scan<'a>, usize) -> R<()>) -> R<()> {
+        self.i += 1;
+        if self.ws() == Some(b']') {
+            self.i += 1;
+            return Ok(());
+        }
+        let mut n = 0;
+        loop {
+            element(self, n)?;
+            n += 1;
+            match self.ws() {
+                Some(b',') => self.i += 1,
+                Some(b']') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                _ => return self.err("expected ',' or ']'"),
+            }
+        }
+    }
+
+    /// A struct as serde's derive reads it: an object (named members, unknown ones skipped, a known one
+    /// twice an error) or an array (members by position; a missing one must have a default, an extra
+    /// one is an error). `field(scan, index)` reads the value of member `index` of `names`.
+    fn record(&mut self, names: &[&str], defaults: &[bool], field: &mut dyn FnMut(&mut Scan<'a>, usize) -> R<()>) -> R<()> {
+        match self.ws() {
+            Some(b'{') => {
+                let mut seen = 0u32;
+                self.object(&mut |s, key| match names.iter().position(|n| *n == key) {
+                    Some(k) => {
+                        if seen & (1 << k) != 0 {
+                            return s.err("duplicate member");
+                        }
+                        seen |= 1 << k;
+                        field(s, k)
+                    }
+                    None => s.skip_value(),
+                })
+            }
+            Some(b'[') => {
+                let mut given = 0;
+                self.array(&mut |s, k| {
+                    if k >= names.len() {
+                        return s.err("too many elements");
+                    }
+                    given = k + 1;
+                    field(s, k)
+                })?;
+                if defaults.get(given..).unwrap_or_default().iter().all(|d| *d) {
+                    Ok(())
+                } else {
+                    self.err("too few elements")
+                }
+            }
+            _ => self.err("expected an object"),
+        }
+    }
+
+    /// `null`, then `true`: the value is null (consumed).
+    fn null(&mut self) -> R<bool> {
+        if self.ws() == Some(b'n') {
+            self.literal(b"null")?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// A JSON-RPC id: a string, a number or null (JSON-RPC 2.0 §4); anything else fails the payload.
+    fn id(&mut self) -> R<Id> {
+        match self.ws() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                Ok(Id::Null)
+            }
+            Some(b'"') => Ok(Id::Str(self.string()?.into_owned())),
+            Some(b'-' | b'0'..=b'9') => Ok(match self.number()? {
+                Num::U64(n) => i64::try_from(n).map(Id::Num).unwrap_or_else(|_| Id::Other(n.to_string())),
+                Num::I64(n) => Id::Num(n),
+                Num::F64(f) => Id::Other(f.to_string()),
+            }),
+            _ => self.err("an id must be a string, a number or null"),
+        }
+    }
+
+    /// An optional string member: null is absent, anything but a string fails the payload.
+    fn opt_string(&mut self) -> R<Option<String>> {
+        if self.null()? {
+            return Ok(None);
+        }
+        match self.ws() {
+            Some(b'"') => Ok(Some(self.string()?.into_owned())),
+            _ => self.err("expected a string"),
+        }
+    }
+
+    /// A member that should be a string; any other value is kept as "not a string" (`StringOrOther`).
+    fn string_or_other(&mut self) -> R<Option<StringOrOther>> {
+        if self.null()? {
+            return Ok(None);
+        }
+        Ok(Some(match self.ws() {
+            Some(b'"') => StringOrOther(Some(self.string()?.into_owned())),
+            _ => {
+                self.any_skipped()?;
+                StringOrOther(None)
+            }
+        }))
+    }
+
+    /// A value read as serde's `deserialize_any` reads one it then discards: numbers must fit an f64,
+    /// an array's elements and an object's values are skipped, an object's keys are read as strings.
+    fn any_skipped(&mut self) -> R<()> {
+        match self.ws() {
+            Some(b'"') => self.string().map(drop),
+            Some(b'-' | b'0'..=b'9') => self.number().map(drop),
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => self.literal(b"null"),
+            Some(b'[') => self.array(&mut |s, _| s.skip_value()),
+            Some(b'{') => self.object(&mut |s, _| s.skip_value()),
+            None => self.err("end of input, expected a value"),
+            Some(_) => self.err("expected a value"),
+        }
+    }
+
+    fn client_info(&mut self) -> R<Option<ClientInfo>> {
+        if self.null()? {
+            return Ok(None);
+        }
+        let mut info = ClientInfo::default();
+        self.record(&["name"], &[true], &mut |s, _| {
+            info.name = s.string_or_other()?;
+            Ok(())
+        })?;
+        Ok(Some(info))
+    }
+
+    fn meta(&mut self) -> R<Option<Meta>> {
+        if self.null()? {
+            return Ok(None);
+        }
+        let mut meta = Meta::default();
+        self.record(
+            &["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientInfo"],
+            &[true, true],
+            &mut |s, k| {
+                match k {
+                    0 => meta.protocol_version = s.string_or_other()?,
+                    _ => meta.client_info = s.client_info()?,
+                }
+                Ok(())
+            },
+        )?;
+        Ok(Some(meta))
+    }
+
+    fn params(&mut self) -> R<Option<Params>> {
+        if self.null()? {
+            return Ok(None);
+        }
+        let mut p = Params::default();
+        self.record(&["protocolVersion", "name", "uri", "clientInfo", "_meta"], &[true; 5], &mut |s, k| {
+            match k {
+                0 => p.protocol_version = s.opt_string()?,
+                1 => p.name = s.string_or_other()?,
+                2 => p.uri = s.string_or_other()?,
+                3 => p.client_info = s.client_info()?,
+                _ => p.meta = s.meta()?,
+            }
+            Ok(())
+        })?;
+        Ok(Some(p))
+    }
+
+    /// `result`: any value; of an object, only `protocolVersion` is read (the last one, if repeated).
+    fn result(&mut self) -> R<Option<ResultInfo>> {
+        if self.null()? {
+            return Ok(None);
+        }
+        let mut info = ResultInfo::default();
+        match self.ws() {
+            Some(b'{') => self.object(&mut |s, key| {
+                if key == "protocolVersion" {
+                    // Read as a plain `StringOrOther` there, not an Option: null is "not a string".
+                    info.protocol_version = Some(s.string_or_other()?.unwrap_or(StringOrOther(None)));
+                    Ok(())
+                } else {
+                    s.skip_value()
+                }
+            })?,
+            _ => self.any_skipped()?,
+        }
+        Ok(Some(info))
+    }
+
+    /// An error code: an integer that fits i64; null is absent.
+    fn code(&mut self) -> R<Option<i64>> {
+        if self.null()? {
+            return Ok(None);
+        }
+        match self.ws() {
+            Some(b'-' | b'0'..=b'9') => match self.number()? {
+                Num::I64(n) => Ok(Some(n)),
+                Num::U64(n) => i64::try_from(n).map(Some).or_else(|_| self.err("error code out of range")),
+                Num::F64(_) => self.err("error code is not an integer"),
+            },
+            _ => self.err("error code is not a number"),
+        }
+    }
+
+    fn error(&mut self) -> R<Option<(Option<i64>, Option<StringOrOther>)>> {
+        if self.null()? {
+            return Ok(None);
+        }
+        let (mut code, mut message) = (None, None);
+        self.record(&["code", "message"], &[true, true], &mut |s, k| {
+            match k {
+                0 => code = s.code()?,
+                _ => message = s.string_or_other()?,
+            }
+            Ok(())
+        })?;
+        Ok(Some((code, message)))
+    }
+
+    /// One message (an object, or serde's positional array).
+    pub(super) fn message(&mut self) -> R<Wire> {
+        let mut w = Wire::default();
+        let names = ["jsonrpc", "id", "method", "params", "result", "error"];
+        // By position, `jsonrpc` and `method` have no default (serde's derive: an Option without
+        // `#[serde(default)]`).
+        let defaults = [false, true, false, true, true, true];
+        self.record(&names, &defaults, &mut |s, k| {
+            match k {
+                0 => {
+                    // `"jsonrpc": null` is absent (an Option), so not JSON-RPC.
+                    w.jsonrpc = !s.null()?;
+                    if w.jsonrpc {
+                        s.skip_value()?;
+                    }
+                }
+                1 => w.id = Some(s.id()?),
+                2 => w.method = s.opt_string()?,
+                3 => w.params = s.params()?,
+                4 => w.result = s.result()?,
+                _ => w.error = s.error()?,
+            }
+            Ok(())
+        })?;
+        Ok(w)
+    }
+
+    /// A batch: an array of messages, in order.
+    pub(super) fn batch(&mut self) -> R<Vec<Wire>> {
+        if self.ws() != Some(b'[') {
+            return self.err("expected an array");
+        }
+        let mut out = Vec::new();
+        self.array(&mut |s, _| {
+            out.push(s.message()?);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::indexing_slicing)]
+    use super::special;
+
+    proptest::proptest! {
+        #[test]
+        fn special_finds_the_first_quote_backslash_or_control_character(
+            bytes in proptest::collection::vec(proptest::prop_oneof![0x20u8..=0xff, proptest::prelude::Just(b'"'), proptest::prelude::Just(b'\\'), 0u8..0x20], 0..80)
+        ) {
+            let naive = bytes.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20);
+            proptest::prop_assert_eq!(special(&bytes), naive);
+        }
+    }
+
+    #[test]
+    fn special_at_every_offset_and_byte() {
+        // Each byte value at each position of a 19-byte run of plain text: the SWAR flags must be exact.
+        for pos in 0..19 {
+            for c in 0..=255u8 {
+                let mut b = vec![b'a'; 19];
+                b[pos] = c;
+                let want = (c == b'"' || c == b'\\' || c < 0x20).then_some(pos);
+                assert_eq!(special(&b), want, "byte {c:#x} at {pos}");
+            }
+        }
+    }
+}
