@@ -46,6 +46,8 @@ fn probe_tools() {
     println!("cargo:rerun-if-env-changed=PATH");
     println!("cargo:rerun-if-env-changed=CI");
     println!("cargo::rustc-check-cfg=cfg(ci)");
+    // cargo fuzz builds with `--cfg fuzzing`: the JSON-RPC oracle is compiled for its differential target.
+    println!("cargo::rustc-check-cfg=cfg(fuzzing)");
     if std::env::var("CI").is_ok_and(|v| v == "true") {
         println!("cargo::rustc-cfg=ci");
     }

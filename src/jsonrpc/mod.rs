@@ -9,8 +9,8 @@ use std::fmt;
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
-#[cfg(test)]
-mod oracle;
+#[cfg(any(test, fuzzing))]
+pub mod oracle;
 mod scan;
 
 /// A JSON-RPC id (§4: a String, Number, or Null).

@@ -62,6 +62,42 @@ fn special(s: &[u8]) -> Option<usize> {
     words.remainder().iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20).map(|k| at + k)
 }
 
+/// The open containers of a skipped subtree, one bit each (set: an object): the first 128 levels in a
+/// word, so skipping a value allocates nothing unless it nests deeper than that.
+#[derive(Default)]
+struct Brackets {
+    depth: usize,
+    near: u128,
+    // ALLOC: only below 128 levels of nesting, one byte per level, bounded by the body's size
+    deep: Vec<bool>,
+}
+
+impl Brackets {
+    fn push(&mut self, object: bool) {
+        if self.depth < 128 {
+            self.near = (self.near & !(1 << self.depth)) | (u128::from(object) << self.depth);
+        } else {
+            self.deep.push(object);
+        }
+        self.depth += 1;
+    }
+
+    fn last(&self) -> Option<bool> {
+        match self.depth {
+            0 => None,
+            d if d <= 128 => Some(self.near >> (d - 1) & 1 == 1),
+            _ => self.deep.last().copied(),
+        }
+    }
+
+    fn pop(&mut self) {
+        if self.depth > 128 {
+            self.deep.pop();
+        }
+        self.depth = self.depth.saturating_sub(1);
+    }
+}
+
 /// A number read for its value, as serde_json classifies it.
 enum Num {
     U64(u64),
@@ -312,11 +348,9 @@ impl<'a> Scan<'a> {
         char::from_u32(c).map_or_else(|| self.err("invalid escape"), Ok)
     }
 
-    /// Skips any value (serde's `IgnoredAny`): grammar only, any depth (a bracket stack, one bit per
-    /// level).
+    /// Skips any value (serde's `IgnoredAny`): grammar only, any depth.
     fn skip_value(&mut self) -> R<()> {
-        // true: an object. The stack lives only while a nested subtree is skipped.
-        let mut stack: Vec<bool> = Vec::new();
+        let mut stack = Brackets::default();
         loop {
             match self.ws() {
                 Some(b'"') => self.skip_string()?,
@@ -345,7 +379,7 @@ impl<'a> Scan<'a> {
             }
             // A value ended: close what ends here, or go on to the next member or element.
             loop {
-                let Some(&object) = stack.last() else { return Ok(()) };
+                let Some(object) = stack.last() else { return Ok(()) };
                 match self.ws() {
                     Some(b',') => {
                         self.i += 1;
@@ -692,6 +726,30 @@ mod tests {
             let naive = bytes.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20);
             proptest::prop_assert_eq!(special(&bytes), naive);
         }
+    }
+
+    #[test]
+    fn brackets_remember_every_level_across_the_word_boundary() {
+        // Objects at levels divisible by 3, arrays elsewhere, 300 deep: popped in reverse, each as pushed.
+        let mut b = super::Brackets::default();
+        for level in 0..300 {
+            b.push(level % 3 == 0);
+            assert_eq!(b.last(), Some(level % 3 == 0), "pushed level {level}");
+        }
+        for level in (50..300).rev() {
+            assert_eq!(b.last(), Some(level % 3 == 0), "level {level}");
+            b.pop();
+        }
+        // Reused levels take the new kind, whatever was there before.
+        for level in 50..300 {
+            b.push(level % 2 == 0);
+        }
+        for level in (0..300).rev() {
+            let want = if level >= 50 { level % 2 == 0 } else { level % 3 == 0 };
+            assert_eq!(b.last(), Some(want), "level {level}");
+            b.pop();
+        }
+        assert_eq!(b.last(), None);
     }
 
     #[test]

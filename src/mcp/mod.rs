@@ -395,7 +395,7 @@ impl McpTracker {
                 Some(r) => r.gap = true,
                 None => {
                     tx.gap_lost = tx.req.is_some();
-                    waiting_sids.extend(tx.req.as_ref().and_then(|r| r.session_id.clone()));
+                    waiting_sids.extend(tx.req.as_ref().and_then(|r| r.session_id().map(str::to_string)));
                 }
             }
         }
@@ -468,7 +468,7 @@ impl McpTracker {
             } else if let Some(req) = tx.req.as_ref() {
                 // A POST the connection lost before any answer: a fallback trigger, unless its answer may
                 // lie in a capture gap (then the failure is the capture's, not the server's).
-                if req.method == "POST" && !req.request_ids().is_empty() && !tx.gap_lost {
+                if req.method() == "POST" && !req.request_ids().is_empty() && !tx.gap_lost {
                     let kind = match first_end {
                         Some((_, EndReason::Rst)) => "reset",
                         _ => "no-response",
@@ -477,7 +477,7 @@ impl McpTracker {
                         kind,
                         status: 0,
                         code: 0,
-                        version: req.requested_version().or(req.proto_version.clone()).unwrap_or_default(),
+                        version: req.requested_version().or_else(|| req.proto_version().map(str::to_string)).unwrap_or_default(),
                         path: req.path().to_string(),
                         ts,
                         frame: req.frame,
@@ -506,7 +506,7 @@ impl McpTracker {
                     }
                 }
                 // ALLOC: one transaction per outstanding request, bounded by limits::max_pending_per_session
-                view.txs.push_back(Tx::new(Some(tx), Some(Req::from_head(&head, frame, ts))));
+                view.txs.push_back(Tx::new(Some(tx), Some(Req::from_head(head, frame, ts))));
                 self.client_mut(client.0, client.1).last_request = ts;
             }
             HttpEvent::RequestBody { tx, bytes, .. } => {
@@ -656,10 +656,10 @@ impl McpTracker {
             return;
         }
         req.checked = true;
-        let req_sid = req.session_id.clone();
+        let req_sid = req.session_id().map(str::to_string);
         let initialize = req.is_initialize();
         let ids = req.request_ids();
-        let http_method = req.method.clone();
+        let http_method = req.method().to_string();
         let rpc_method = req.first_method();
         let path = req.path().to_string();
         let frame = req.frame;

@@ -11,17 +11,11 @@ use crate::time::Timestamp;
 
 use super::McpStats;
 
-/// The request half of an HTTP transaction, as much as the classifier keeps.
+/// The request half of an HTTP transaction, as much as the classifier keeps: its head as the HTTP layer
+/// handed it over (moved, not copied: the MCP headers are read from it when needed).
 #[derive(Debug)]
 pub(super) struct Req {
-    pub(super) method: String,
-    pub(super) target: String,
-    pub(super) host: String,
-    pub(super) session_id: Option<String>,
-    pub(super) proto_version: Option<String>,
-    pub(super) mcp_method: Option<String>,
-    pub(super) mcp_name: Option<String>,
-    pub(super) last_event_id: Option<String>,
+    head: RequestHead,
     /// The HTTP/2 stream that carried the exchange (for the timeline), `None` on HTTP/1.1.
     pub(super) h2_stream: Option<u32>,
     pub(super) frame: u64,
@@ -35,35 +29,52 @@ pub(super) struct Req {
 }
 
 impl Req {
-    pub(super) fn from_head(head: &RequestHead, frame: u64, ts: Timestamp) -> Req {
-        let h = &head.headers;
-        let owned = |name: &str| h.get(name).map(str::to_string);
-        Req {
-            method: head.method.clone(),
-            target: head.target.clone(),
-            host: h.get("host").unwrap_or("").to_string(),
-            session_id: owned("mcp-session-id"),
-            proto_version: owned("mcp-protocol-version"),
-            mcp_method: owned("mcp-method"),
-            mcp_name: owned("mcp-name"),
-            last_event_id: owned("last-event-id"),
-            h2_stream: None,
-            frame,
-            ts,
-            body: Vec::new(),
-            body_over: false,
-            messages: None,
-            checked: false,
-        }
+    pub(super) fn from_head(head: RequestHead, frame: u64, ts: Timestamp) -> Req {
+        Req { head, h2_stream: None, frame, ts, body: Vec::new(), body_over: false, messages: None, checked: false }
+    }
+
+    /// The HTTP method.
+    pub(super) fn method(&self) -> &str {
+        &self.head.method
+    }
+
+    /// `Host` (empty without one).
+    pub(super) fn host(&self) -> &str {
+        self.head.headers.get("host").unwrap_or("")
+    }
+
+    /// `Mcp-Session-Id`.
+    pub(super) fn session_id(&self) -> Option<&str> {
+        self.head.headers.get("mcp-session-id")
+    }
+
+    /// `MCP-Protocol-Version`.
+    pub(super) fn proto_version(&self) -> Option<&str> {
+        self.head.headers.get("mcp-protocol-version")
+    }
+
+    /// `Mcp-Method` (2026-07-28).
+    pub(super) fn mcp_method(&self) -> Option<&str> {
+        self.head.headers.get("mcp-method")
+    }
+
+    /// `Mcp-Name` (2026-07-28).
+    pub(super) fn mcp_name(&self) -> Option<&str> {
+        self.head.headers.get("mcp-name")
+    }
+
+    /// `Last-Event-ID`.
+    pub(super) fn last_event_id(&self) -> Option<&str> {
+        self.head.headers.get("last-event-id")
     }
 
     pub(super) fn path(&self) -> &str {
-        self.target.split('?').next().unwrap_or("")
+        self.head.target.split('?').next().unwrap_or("")
     }
 
     /// The HTTP+SSE session parameter of the POST URL (`?sessionId=` TypeScript, `?session_id=` Python).
     pub(super) fn legacy_param(&self) -> Option<&str> {
-        legacy_param(&self.target)
+        legacy_param(&self.head.target)
     }
 
     /// JSON-RPC messages of the body, decoded once.
@@ -120,7 +131,7 @@ impl Req {
     /// 2026-07-28 or later, a `_meta` protocol version, or a method only that revision has. An
     /// `Mcp-Method` header alone does not: clients send it on classic `initialize` requests too.
     pub(super) fn declares_2026(&self) -> bool {
-        self.proto_version.as_deref().is_some_and(|v| v.trim() >= MODERN)
+        self.proto_version().is_some_and(|v| v.trim() >= MODERN)
             || self.messages().iter().any(|m| {
                 matches!(m.method(), Some("server/discover" | "subscriptions/listen"))
                     || match m {
@@ -136,9 +147,9 @@ impl Req {
     /// `protocolVersion` and `clientInfo`, or a method of the MCP method set. Plain JSON-RPC (Ethereum
     /// nodes, LSP bridges) has none.
     pub(super) fn mcp_evidence(&self) -> bool {
-        self.session_id.is_some()
-            || self.proto_version.is_some()
-            || self.mcp_method.is_some()
+        self.session_id().is_some()
+            || self.proto_version().is_some()
+            || self.mcp_method().is_some()
             || self.messages().iter().any(|m| match m {
                 Message::Request { method, params, .. } if method == "initialize" => params.protocol_version.is_some() && params.client_info.is_some(),
                 Message::Request { method, .. } | Message::Notification { method, .. } => is_mcp_method(method),
@@ -157,7 +168,7 @@ impl Req {
             Some(Era::Streamable2025)
         } else if self.declares_2026() {
             Some(Era::Stateless2026)
-        } else if self.session_id.is_some() || self.is_initialize() {
+        } else if self.session_id().is_some() || self.is_initialize() {
             Some(Era::Streamable2025)
         } else {
             None
@@ -167,11 +178,11 @@ impl Req {
     /// What keys the request to a session.
     pub(super) fn key_info(&self) -> KeyInfo {
         KeyInfo {
-            session_id: self.session_id.clone(),
+            session_id: self.session_id().map(str::to_string),
             legacy: self.legacy_param().map(str::to_string),
             path: self.path().to_string(),
-            host: self.host.clone(),
-            is_post: self.method == "POST",
+            host: self.host().to_string(),
+            is_post: self.method() == "POST",
             era: self.era(),
             stateless: self.declares_2026() && !self.is_initialize(),
             requested: self.requested_version(),
@@ -239,18 +250,18 @@ pub(super) fn header_expectations(req: &Req) -> Vec<(&'static str, String, Strin
         return v;
     }
     if let Some(mv) = &meta_version {
-        let header = req.proto_version.clone().unwrap_or_default();
+        let header = req.proto_version().unwrap_or_default().to_string();
         if &header != mv {
             v.push(("meta-version", header, mv.clone()));
         }
     }
-    let header_method = req.mcp_method.clone().unwrap_or_default();
+    let header_method = req.mcp_method().unwrap_or_default().to_string();
     if &header_method != method {
         v.push(("method", header_method, method.clone()));
     }
     if matches!(method.as_str(), "tools/call" | "resources/read" | "prompts/get") {
         let expected = params.name.as_ref().and_then(|n| n.0.clone()).or_else(|| params.uri.as_ref().and_then(|u| u.0.clone())).unwrap_or_default();
-        let header = req.mcp_name.clone().unwrap_or_default();
+        let header = req.mcp_name().unwrap_or_default().to_string();
         if header != expected {
             v.push(("name", header, expected));
         }

@@ -57,7 +57,7 @@ impl McpTracker {
             return;
         };
         req.decode(&mut self.stats);
-        resp.kind = match req.method.as_str() {
+        resp.kind = match req.method() {
             "POST" => RespKind::Post,
             "GET" => RespKind::Get,
             _ => RespKind::Other,
@@ -75,12 +75,12 @@ impl McpTracker {
         let snapshot_ids = req.request_ids();
         let initialize = req.is_initialize();
         let declares_2026 = req.declares_2026();
-        let req_sid = req.session_id.clone();
-        let last_event_id = req.last_event_id.clone();
+        let req_sid = req.session_id().map(str::to_string);
+        let last_event_id = req.last_event_id().map(str::to_string);
         let method_name = req.first_method();
         let requested = req.requested_version();
         let req_frame = req.frame;
-        let (req_ts, req_method, h2_stream) = (req.ts, req.method.clone(), req.h2_stream);
+        let (req_ts, req_method, h2_stream) = (req.ts, req.method().to_string(), req.h2_stream);
         let info = req.key_info();
         if !req.checked {
             self.request_end(conn, tx, ts, out);
@@ -280,10 +280,10 @@ impl McpTracker {
     pub(super) fn finish_response<F: FnMut(Fact)>(&mut self, view: &ConnView, tx: &mut Tx, ts: Timestamp, end: MessageEnd, out: &mut F) {
         let (client, server) = (view.client, view.server);
         let path = tx.req.as_ref().map(|r| r.path().to_string()).unwrap_or_default();
-        let http_method = tx.req.as_ref().map(|r| r.method.clone()).unwrap_or_default();
+        let http_method = tx.req.as_ref().map(|r| r.method().to_string()).unwrap_or_default();
         let rpc_method = tx.req.as_ref().map(Req::first_method).unwrap_or_default();
-        let req_sid = tx.req.as_ref().and_then(|r| r.session_id.clone());
-        let req_version = tx.req.as_ref().and_then(|r| r.requested_version().or(r.proto_version.clone())).unwrap_or_default();
+        let req_sid = tx.req.as_ref().and_then(|r| r.session_id().map(str::to_string));
+        let req_version = tx.req.as_ref().and_then(|r| r.requested_version().or_else(|| r.proto_version().map(str::to_string))).unwrap_or_default();
         let req_frame = tx.req.as_ref().map(|r| r.frame);
         // The stream ended in a gap, or lost server bytes to one before, or the capture stopped watching it
         // while it was open (the capture ended, or the connection was evicted at the table's cap): what it
@@ -581,8 +581,8 @@ pub(super) fn version_check(conns: &ConnMap<ConnView>, conn: ConnId, tx: Option<
         return Vec::new();
     }
     let Some(req) = conns.get(&conn).and_then(|v| v.txs.iter().find(|t| t.id == tx)).and_then(|t| t.req.as_ref()) else { return Vec::new() };
-    match &req.proto_version {
-        Some(h) if h != neg => vec![("version", h.clone(), neg.to_string())],
+    match req.proto_version() {
+        Some(h) if h != neg => vec![("version", h.to_string(), neg.to_string())],
         _ => Vec::new(),
     }
 }
