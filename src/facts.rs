@@ -2,6 +2,7 @@
 //! something notable happens in a session; rules see only facts, never bytes. Each fact kind has a stable
 //! snake_case name and a fixed list of typed fields (its schema), checked when rules load.
 
+use std::sync::Arc;
 use std::net::SocketAddr;
 
 use crate::time::Timestamp;
@@ -75,20 +76,21 @@ impl Era {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FactContext {
     pub ts: Timestamp,
-    /// Identity of the session for aggregation (unique per session, not shown).
-    pub session_key: String,
+    /// Identity of the session for aggregation (unique per session, not shown). Shared with the session
+    /// (as are `session_id`, `host` and `version`): a fact costs no copy of them.
+    pub session_key: Arc<str>,
     /// rule-visible `session_id`: `Mcp-Session-Id`, the HTTP+SSE session parameter, or `-`.
-    pub session_id: String,
+    pub session_id: Arc<str>,
     pub client: SocketAddr,
     pub server: SocketAddr,
     /// rule-visible `host`.
-    pub host: String,
+    pub host: Arc<str>,
     /// rule-visible `endpoint`: request path without query.
     pub endpoint: String,
     /// rule-visible `era`.
     pub era: Era,
     /// rule-visible `version`: negotiated protocol version, or `""`.
-    pub version: String,
+    pub version: Arc<str>,
     /// Frames proving the fact, most telling first.
     pub frames: Vec<u64>,
     /// rule-visible `crosses_gap`: part of the evidence's streams were lost to capture gaps.
@@ -109,12 +111,12 @@ pub const CONTEXT_FIELDS: &[(&str, FieldType)] = &[
 impl FactContext {
     pub fn field(&self, name: &str) -> Option<FieldValue> {
         Some(match name {
-            "session_id" => FieldValue::Str(self.session_id.clone()),
-            "has_session_id" => FieldValue::Bool(self.session_id != "-"),
-            "host" => FieldValue::Str(self.host.clone()),
+            "session_id" => FieldValue::Str(self.session_id.to_string()),
+            "has_session_id" => FieldValue::Bool(&*self.session_id != "-"),
+            "host" => FieldValue::Str(self.host.to_string()),
             "endpoint" => FieldValue::Str(self.endpoint.clone()),
             "era" => FieldValue::Str(self.era.as_str().to_string()),
-            "version" => FieldValue::Str(self.version.clone()),
+            "version" => FieldValue::Str(self.version.to_string()),
             "crosses_gap" => FieldValue::Bool(self.crosses_gap),
             _ => return None,
         })
@@ -548,7 +550,7 @@ impl FactContext {
             host: "h".into(),
             endpoint: "/mcp".into(),
             era: Era::Streamable2025,
-            version: String::new(),
+            version: "".into(),
             frames: vec![1],
             crosses_gap,
         }

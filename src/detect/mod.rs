@@ -219,7 +219,7 @@ impl Incidents {
 
     pub fn raise(&mut self, rule: &Rule, fact: &Fact) -> Raised {
         let scope = match rule.suppress {
-            Suppress::Session => fact.ctx.session_key.clone(),
+            Suppress::Session => fact.ctx.session_key.to_string(),
             Suppress::Server => fact.ctx.server.to_string(),
             Suppress::None => format!("#{}", self.rows.len()),
         };
@@ -246,7 +246,7 @@ impl Incidents {
             }
             return Raised::Repeat(i);
         }
-        let era = match (fact.ctx.era, fact.ctx.version.as_str()) {
+        let era = match (fact.ctx.era, &*fact.ctx.version) {
             (e, "") => e.as_str().to_string(),
             (e, v) => format!("{} ({v})", e.as_str()),
         };
@@ -262,10 +262,10 @@ impl Incidents {
             rule_id: rule.id.clone(),
             rev: rule.rev,
             severity: rule.severity,
-            session_id: fact.ctx.session_id.clone(),
+            session_id: fact.ctx.session_id.to_string(),
             client: fact.ctx.client.to_string(),
             server: fact.ctx.server.to_string(),
-            host: fact.ctx.host.clone(),
+            host: fact.ctx.host.to_string(),
             endpoint: fact.ctx.endpoint.clone(),
             era,
             count: 1,
@@ -278,7 +278,7 @@ impl Incidents {
                 e
             },
             action: rule.action.clone(),
-            session_key: fact.ctx.session_key.clone(),
+            session_key: fact.ctx.session_key.to_string(),
         };
         let mut row = row;
         if overflow {

@@ -626,7 +626,7 @@ impl McpTracker {
         let (s, evicted) = self.sessions.entry(&key, ts, self.limits.max_sessions);
         s.last_seen = s.last_seen.max(ts);
         if s.host.is_empty() {
-            s.host = info.host.clone();
+            s.host = info.host.as_str().into();
         }
         if s.endpoint.is_empty() && info.is_post {
             s.endpoint = info.path.clone();
@@ -893,7 +893,7 @@ impl McpTracker {
         let mut gap_sessions: BTreeMap<SocketAddr, (u64, String, String)> = BTreeMap::new();
         // Key order: the first gap session of a server names its host and endpoint, deterministically.
         for s in self.sessions.sorted().into_iter().filter(|s| s.gap) {
-            let e = gap_sessions.entry(s.key.server).or_insert((0, s.host.clone(), s.endpoint.clone()));
+            let e = gap_sessions.entry(s.key.server).or_insert((0, s.host.to_string(), s.endpoint.clone()));
             e.0 += 1;
         }
         let mut servers: Vec<(&SocketAddr, &ServerState)> = self.servers.iter().filter(|(_, st)| st.missed_bytes > 0).collect();
@@ -903,14 +903,14 @@ impl McpTracker {
             out(Fact {
                 ctx: FactContext {
                     ts,
-                    session_key: format!("{addr} coverage"),
+                    session_key: format!("{addr} coverage").into(),
                     session_id: "-".into(),
                     client: st.gap_client.unwrap_or(SocketAddr::from(([0, 0, 0, 0], 0))),
                     server: *addr,
-                    host,
+                    host: host.into(),
                     endpoint,
                     era: Era::Unknown,
-                    version: String::new(),
+                    version: "".into(),
                     frames: st.gap_frames.clone(),
                     crosses_gap: true,
                 },
@@ -937,13 +937,13 @@ fn context(s: &Session, client: SocketAddr, endpoint: String, ts: Timestamp, fra
     FactContext {
         ts,
         session_key: s.unique.clone(),
-        session_id: s.key.display_id().to_string(),
+        session_id: s.id.clone(),
         client,
         server: s.key.server,
         host: s.host.clone(),
         endpoint,
         era: s.era,
-        version: s.version.clone().unwrap_or_default(),
+        version: s.version.clone().unwrap_or_else(|| "".into()),
         frames,
         crosses_gap: s.gap,
     }

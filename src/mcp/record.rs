@@ -106,7 +106,7 @@ impl Recorder {
 
     /// The record of a session, created (and its static fields refreshed) on the way.
     fn record(&mut self, s: &Session) -> Option<&mut SessionRecord> {
-        if !self.records.contains_key(&s.unique) {
+        if !self.records.contains_key(&*s.unique) {
             if self.records.len() >= self.config.max_records {
                 self.dropped_sessions += 1;
                 return None;
@@ -118,7 +118,7 @@ impl Recorder {
             };
             let r = SessionRecord {
                 session_id: s.key.display_id().to_string(),
-                unique: s.unique.clone(),
+                unique: s.unique.to_string(),
                 client: None,
                 server: s.key.server,
                 host: String::new(),
@@ -137,13 +137,13 @@ impl Recorder {
                 timeline,
                 timeline_dropped: 0,
             };
-            self.records.insert(s.unique.clone(), r);
+            self.records.insert(s.unique.to_string(), r);
         }
-        let r = self.records.get_mut(&s.unique)?;
+        let r = self.records.get_mut(&*s.unique)?;
         r.first_seen = r.first_seen.min(s.first_seen);
         r.last_seen = r.last_seen.max(s.last_seen);
         if r.host.is_empty() {
-            r.host.clone_from(&s.host);
+            r.host = s.host.to_string();
         }
         if r.endpoint.is_empty() {
             r.endpoint.clone_from(&s.endpoint);
@@ -151,8 +151,8 @@ impl Recorder {
         if r.era == Era::Unknown {
             r.era = s.era;
         }
-        if s.version.is_some() {
-            r.version.clone_from(&s.version);
+        if s.version.is_some() && r.version.as_deref() != s.version.as_deref() {
+            r.version = s.version.as_deref().map(str::to_string);
         }
         Some(r)
     }
@@ -236,7 +236,7 @@ impl Recorder {
 
     /// Refreshes a session's static fields (era, version) before it is released.
     pub fn release(&mut self, s: &Session) {
-        if self.records.contains_key(&s.unique) {
+        if self.records.contains_key(&*s.unique) {
             self.record(s);
         }
     }

@@ -501,7 +501,7 @@ pub(super) fn reply_delivered<F: FnMut(Fact)>(
     }
     if let Message::Response { result, .. } = m {
         if let Some(v) = result.protocol_version.as_ref().and_then(|v| v.0.clone()) {
-            s.version = Some(v.clone());
+            s.version = Some(v.as_str().into());
             if let Some(req) = init_requested.take() {
                 let (server_best, client_previous) = versions.negotiated(s.key.server, client.ip(), endpoint, &req, &v, cap);
                 let frames = if at.head_frame == at.frame { vec![at.frame] } else { vec![at.head_frame, at.frame] };

@@ -1,6 +1,7 @@
 //! MCP sessions: identity (INCIDENTS.md "session") and the per-session facts the classifier keeps.
 //! A session spans every TCP connection that carries its key.
 
+use std::sync::Arc;
 use std::collections::{BTreeMap, HashMap};
 use std::net::{IpAddr, SocketAddr};
 
@@ -84,13 +85,16 @@ pub struct LastPost {
 #[derive(Debug)]
 pub struct Session {
     pub key: SessionKey,
-    pub unique: String,
+    /// `SessionKey::unique`, and the id as rules see it (`display_id`): shared with every fact of the
+    /// session, as are `host` and `version`.
+    pub unique: Arc<str>,
+    pub id: Arc<str>,
     pub era: Era,
     /// Version the client asked for in `initialize`.
     pub requested_version: Option<String>,
     /// Version the server answered in the `initialize` result.
-    pub version: Option<String>,
-    pub host: String,
+    pub version: Option<Arc<str>>,
+    pub host: Arc<str>,
     pub endpoint: String,
     pub first_seen: Timestamp,
     pub last_seen: Timestamp,
@@ -128,14 +132,16 @@ pub struct Session {
 
 impl Session {
     pub fn new(key: SessionKey, ts: Timestamp) -> Session {
-        let unique = key.unique();
+        let unique = key.unique().into();
+        let id = key.display_id().into();
         Session {
             key,
             unique,
+            id,
             era: Era::Unknown,
             requested_version: None,
             version: None,
-            host: String::new(),
+            host: "".into(),
             endpoint: String::new(),
             first_seen: ts,
             last_seen: ts,

@@ -71,14 +71,14 @@ impl McpTracker {
             out(Fact {
                 ctx: FactContext {
                     ts: n.first_ts,
-                    session_key: format!("{server} body {}", reason.as_str()),
+                    session_key: format!("{server} body {}", reason.as_str()).into(),
                     session_id: "-".into(),
                     client: n.client,
                     server,
-                    host: n.host,
+                    host: n.host.into(),
                     endpoint: n.endpoint,
                     era: Era::Unknown,
-                    version: String::new(),
+                    version: "".into(),
                     frames: n.frames,
                     crosses_gap: reason == Undecoded::Gap,
                 },

@@ -818,14 +818,14 @@ impl TlsLayer {
         }
         let ctx = |server: SocketAddr, key: String, a: &Agg| FactContext {
             ts: a.first_ts.unwrap_or(ts),
-            session_key: key,
+            session_key: key.into(),
             session_id: "-".into(),
             client: a.client.unwrap_or(SocketAddr::from(([0, 0, 0, 0], 0))),
             server,
-            host: a.sni.clone(),
+            host: a.sni.as_str().into(),
             endpoint: String::new(),
             era: Era::Unknown,
-            version: String::new(),
+            version: "".into(),
             frames: {
                 let mut f = a.frames.clone();
                 f.sort_unstable();
