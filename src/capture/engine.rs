@@ -70,13 +70,18 @@ impl Engine {
         Ok((Engine::Pool(Box::new(Pool::start(setup)?)), rx))
     }
 
-    /// One packet. With one thread its new rows go to `sink` now; with workers they come on `rows`.
-    pub fn on_packet(&mut self, pkt: &RawPacket<'_>, sink: &mut dyn IncidentSink) -> std::io::Result<()> {
+    /// One packet. With one thread its new rows go to `sink` now, and the answer says whether there were
+    /// any; with workers they come on `rows` (and the answer is `false`).
+    pub fn on_packet(&mut self, pkt: &RawPacket<'_>, sink: &mut dyn IncidentSink) -> std::io::Result<bool> {
         match self {
-            Engine::One { analyzer, .. } => analyzer.on_packet(pkt, sink),
+            Engine::One { analyzer, .. } => {
+                let before = analyzer.incidents().len();
+                analyzer.on_packet(pkt, sink)?;
+                Ok(analyzer.incidents().len() != before)
+            }
             Engine::Pool(p) => {
                 p.packet(pkt);
-                Ok(())
+                Ok(false)
             }
         }
     }

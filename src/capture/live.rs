@@ -318,9 +318,9 @@ pub fn run(config: Config) -> Result<(), LiveError> {
     };
 
     // Stop: pending streams and sessions are flushed and their incidents written before the summary.
+    // The -w file first: the rows written while finishing name frames in it.
     sensor.flush_savefile()?;
     let (summary, workers_line) = engine.finish(&mut rows, &mut report).map_err(out_err)?;
-    sensor.flush_savefile()?;
     if !config.quiet {
         eprint!("{summary}{workers_line}");
         match stat {
@@ -386,8 +386,8 @@ impl Sensor<'_> {
     }
 
     /// The periodic counters: a line on standard error, and a JSON line in --stats-file.
-    fn stats(&mut self, analyzer: &Engine) -> Result<(), LiveError> {
-        let (sessions, incidents, rss) = (analyzer.open_sessions(), analyzer.incidents(), rss_bytes().unwrap_or(0));
+    fn stats(&mut self, engine: &Engine) -> Result<(), LiveError> {
+        let (sessions, incidents, rss) = (engine.open_sessions(), engine.incidents(), rss_bytes().unwrap_or(0));
         let s = self.stat;
         match &s {
             Some(s) => eprintln!(
@@ -401,7 +401,7 @@ impl Sensor<'_> {
         }
         if let Some((name, f)) = self.stats_file.as_mut() {
             let line = serde_json::json!({
-                "ts": analyzer.now().rfc3339(),
+                "ts": engine.now().rfc3339(),
                 "sensor": self.live.sensor,
                 "packets": self.frame,
                 "bytes": self.bytes,
@@ -418,16 +418,16 @@ impl Sensor<'_> {
     }
 
     /// Secrets appended to the key logs go to the connections waiting for them.
-    fn poll_keys(&mut self, analyzer: &mut Engine, sink: &mut dyn IncidentSink) -> Result<(), LiveError> {
+    fn poll_keys(&mut self, engine: &mut Engine, sink: &mut dyn IncidentSink) -> Result<(), LiveError> {
         let text = self.keys.poll();
         if text.is_empty() {
             return Ok(());
         }
-        analyzer.add_live_secrets(&text, sink).map_err(|e| self.out_err(e))
+        engine.add_live_secrets(&text, sink).map_err(|e| self.out_err(e))
     }
 
-    /// One packet: a new -w file first if one is due (-C, -G), then -w and the analyzer.
-    fn packet(&mut self, h: &PacketHeader, data: &[u8], analyzer: &mut Engine, report: &mut LiveReport) -> Result<(), LiveError> {
+    /// One packet: a new -w file first if one is due (-C, -G), then -w and the engine.
+    fn packet(&mut self, h: &PacketHeader, data: &[u8], engine: &mut Engine, report: &mut LiveReport) -> Result<(), LiveError> {
         if let Some(s) = self.savefiles.as_mut().filter(|s| s.due(h)) {
             s.start(true, self.frame.saturating_add(1), report)?;
         }
@@ -438,14 +438,12 @@ impl Sensor<'_> {
         }
         let ts = packet_ts(h);
         self.last = Some((ts, Instant::now()));
-        if analyzer.tls_waiting() {
+        if engine.tls_waiting() {
             // Before this packet, which may end the connection or need its plaintext in order.
-            self.poll_keys(analyzer, report)?;
+            self.poll_keys(engine, report)?;
         }
-        let before = analyzer.incidents();
         let raw = RawPacket { frame: self.frame, ts, linktype: self.linktype, data, wire_len: h.len };
-        analyzer.on_packet(&raw, report).map_err(|e| self.out_err(e))?;
-        if analyzer.incidents() != before {
+        if engine.on_packet(&raw, report).map_err(|e| self.out_err(e))? {
             // A new row names frames up to this one: make them readable in the -w file right away.
             self.flush_savefile()?;
         }
@@ -460,13 +458,13 @@ impl Sensor<'_> {
     }
 
     /// What the capture thread sent; `Some(error)` when the capture failed.
-    fn message(&mut self, msg: mover::Msg, analyzer: &mut Engine, report: &mut LiveReport) -> Result<Option<LiveError>, LiveError> {
+    fn message(&mut self, msg: mover::Msg, engine: &mut Engine, report: &mut LiveReport) -> Result<Option<LiveError>, LiveError> {
         match msg {
             mover::Msg::Batch(b) => {
                 for (h, data) in b.packets() {
-                    self.packet(h, data, analyzer, report)?;
+                    self.packet(h, data, engine, report)?;
                 }
-                analyzer.flush();
+                engine.flush();
                 Ok(None)
             }
             mover::Msg::Stats(s) => {
@@ -484,7 +482,7 @@ impl Sensor<'_> {
         &mut self,
         cap: Capture<Active>,
         link_name: &str,
-        analyzer: &mut Engine,
+        engine: &mut Engine,
         rows: &mut tokio::sync::mpsc::UnboundedReceiver<Incident>,
         report: &mut LiveReport,
     ) -> Result<(Option<pcap::Stat>, Option<LiveError>), LiveError> {
@@ -512,7 +510,7 @@ impl Sensor<'_> {
         let mut loop_err = None;
         let mut closed = false;
         loop {
-            let keys_wanted = analyzer.tls_waiting();
+            let keys_wanted = engine.tls_waiting();
             tokio::select! {
                 // Signals first, so a stop is handled even on a link that is never idle; packets already
                 // queued are drained below.
@@ -522,7 +520,7 @@ impl Sensor<'_> {
                 _ = sighup.recv() => self.reopen(report)?,
                 msg = rx.recv() => match msg {
                     Some(m) => {
-                        if let Some(e) = self.message(m, analyzer, report)? {
+                        if let Some(e) = self.message(m, engine, report)? {
                             loop_err = Some(e);
                         }
                     }
@@ -534,13 +532,13 @@ impl Sensor<'_> {
                 _ = clock.tick() => {
                     if let Some((ts, at)) = self.last {
                         let idle = Duration(i64::try_from(at.elapsed().as_nanos()).unwrap_or(i64::MAX));
-                        analyzer.advance(ts.plus(idle), report).map_err(|e| self.out_err(e))?;
+                        engine.advance(ts.plus(idle), report).map_err(|e| self.out_err(e))?;
                     }
                     self.flush_savefile()?;
                 },
                 Some(row) = rows.recv() => self.row(&row, report)?,
-                _ = key_tick.tick(), if keys_wanted => self.poll_keys(analyzer, report)?,
-                _ = stats.tick(), if stats_on => self.stats(analyzer)?,
+                _ = key_tick.tick(), if keys_wanted => self.poll_keys(engine, report)?,
+                _ = stats.tick(), if stats_on => self.stats(engine)?,
             }
         }
         // Packets the kernel queued before the stop belong to the capture (they are in the -w file's
@@ -549,7 +547,7 @@ impl Sensor<'_> {
         stopper.stop();
         if !closed {
             while let Some(m) = rx.recv().await {
-                if let Some(e) = self.message(m, analyzer, report)? {
+                if let Some(e) = self.message(m, engine, report)? {
                     loop_err = Some(e);
                 }
             }

@@ -127,13 +127,10 @@ impl Guard {
         Guard { terms: conjuncts.into_iter().map_while(|e| term(e, is_field)).collect() }
     }
 
-    /// Whether the guard has anything to check (for tests and the rule listing).
-    pub fn len(&self) -> usize {
+    /// The terms it checks natively (for tests).
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.terms.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.terms.is_empty()
     }
 
     /// True when the condition is certainly false on this fact, as the interpreter would find it: the

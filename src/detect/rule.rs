@@ -515,7 +515,7 @@ mod tests {
         for rule in set.rules() {
             let schema = facts::schema(&rule.fact).unwrap();
             let (ints, strs) = candidates(rule);
-            if !rule.guard.is_empty() {
+            if rule.guard.len() > 0 {
                 guarded += 1;
             }
             for _ in 0..3000 {

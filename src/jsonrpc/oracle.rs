@@ -1,5 +1,5 @@
 //! The serde decoding the scanner replaced, kept as the test oracle: `parse` here and `super::parse`
-//! must agree on every input (`super::tests`).
+//! must agree on every input, as `comparable` sees them (`super::tests`, `fuzz/fuzz_targets/jsonrpc.rs`).
 
 use std::fmt;
 
@@ -15,6 +15,87 @@ struct WireError {
 }
 
 use super::{Id, Message, ParseProblem, Params, Payload, ResultInfo, StringOrOther};
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // A visitor rather than `#[serde(untagged)]`: untagged enums buffer the value into a generic tree
+        // first, which showed up as the top allocation cost in profiles.
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Id;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON-RPC id (string, number or null)")
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Id, E> {
+                Ok(Id::Num(n))
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Id, E> {
+                Ok(i64::try_from(n).map(Id::Num).unwrap_or_else(|_| Id::Other(n.to_string())))
+            }
+            fn visit_f64<E: de::Error>(self, f: f64) -> Result<Id, E> {
+                Ok(Id::Other(f.to_string()))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Id, E> {
+                Ok(Id::Str(s.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Id, E> {
+                Ok(Id::Str(s))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Id, E> {
+                Ok(Id::Null)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Id, E> {
+                Ok(Id::Null)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for StringOrOther {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = StringOrOther;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(Some(s.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(Some(s)))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_none<E: de::Error>(self) -> Result<StringOrOther, E> {
+                Ok(StringOrOther(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<StringOrOther, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(StringOrOther(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StringOrOther, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(StringOrOther(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
 
 /// Result that may not be an object (a bare value is legal JSON-RPC); then nothing is read from it.
 #[derive(Default)]
@@ -153,3 +234,22 @@ fn convert(w: WireMessage) -> Option<Message> {
     Some(Message::Response { id: w.id.unwrap_or(Id::Null), result: result.0 })
 }
 
+
+/// A decision as the oracle and the scanner are compared: errors by kind (the scanner's messages are its
+/// own), float ids by kind too (their text is Rust's formatting of the f64, which past 15 significant
+/// digits can differ from serde's: `scan` does not mirror it; simple floats are checked in
+/// `parse_result_keys_around_large_subtrees`).
+pub fn comparable(r: Result<Payload, ParseProblem>) -> Result<Payload, ParseProblem> {
+    match r {
+        Err(ParseProblem::NotJson(_)) => Err(ParseProblem::NotJson(String::new())),
+        Ok(mut p) => {
+            for m in &mut p.messages {
+                if let Message::Request { id: Id::Other(s), .. } | Message::Response { id: Id::Other(s), .. } | Message::Error { id: Id::Other(s), .. } = m {
+                    *s = String::from("float");
+                }
+            }
+            Ok(p)
+        }
+        other => other,
+    }
+}

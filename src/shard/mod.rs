@@ -48,7 +48,7 @@ use crate::facts::Fact;
 use crate::limits::Limits;
 use crate::mcp::record::RecorderConfig;
 use crate::output::progress::Progress;
-use crate::output::IncidentSink;
+use crate::output::{Discard, IncidentSink};
 use crate::capture::RawPacket;
 use crate::time::Timestamp;
 use crate::tls::keylog::KeyLog;
@@ -218,7 +218,10 @@ impl Pool {
             if let Some(rc) = recorder.clone() {
                 back.enable_recorder(rc);
             }
-            let sink = Forward(setup.on_raised.clone());
+            let sink: Box<dyn IncidentSink + Send> = match setup.on_raised.clone() {
+                Some(f) => Box::new(Forward(f)),
+                None => Box::new(Discard),
+            };
             let gauges = Arc::clone(&gauges);
             let worker = std::thread::Builder::new()
                 .name(format!("mcptap-worker-{i}"))
@@ -368,15 +371,13 @@ pub fn run(reader: &mut CaptureReader, setup: Setup, progress: &mut Progress) ->
     Ok((outcome, fatal))
 }
 
-/// A worker's incident sink: rows are taken from its incident table at the end; while it runs, each new
-/// incident goes to the live sensor's writer when there is one. Cannot fail, so neither can `handle`.
-struct Forward(Option<OnRaised>);
+/// A live worker's incident sink: each new incident goes to the sensor's writer as it is raised (the
+/// rows themselves are taken from the incident table at the end, as offline). Cannot fail.
+struct Forward(OnRaised);
 
 impl IncidentSink for Forward {
     fn raised(&mut self, incident: &Incident) -> std::io::Result<()> {
-        if let Some(f) = &self.0 {
-            f(incident);
-        }
+        (self.0)(incident);
         Ok(())
     }
 
@@ -386,9 +387,17 @@ impl IncidentSink for Forward {
 }
 
 /// One worker: its segments through its layer stack, in order; then its share of the summary and rows.
-fn work(full: Receiver<Batch>, empty: SyncSender<Batch>, mut front: Front, mut back: Back, mut sink: Forward, gauge: Option<&Gauge>) -> WorkerResult {
+fn work(
+    full: Receiver<Batch>,
+    empty: SyncSender<Batch>,
+    mut front: Front,
+    mut back: Back,
+    mut sink: Box<dyn IncidentSink + Send>,
+    gauge: Option<&Gauge>,
+) -> WorkerResult {
+    // Neither sink can fail (`Discard`, `Forward`), so neither can `handle`.
     let mut handle = |back: &mut Back, cmd: Cmd<'_>| {
-        let _ = back.handle(cmd, &mut sink);
+        let _ = back.handle(cmd, sink.as_mut());
     };
     for mut batch in full {
         let Batch { items, arena } = &mut batch;
