@@ -10,17 +10,16 @@ use crate::decode::{self, Skip, TcpSegment};
 use crate::detect::{Incidents, Raised, RuleSet};
 use crate::facts::{Era, Fact};
 use crate::http::h2::H2Stats;
-use crate::http::switch::HttpConn;
 use crate::http::{HttpAnomaly, HttpEvent};
 use crate::limits::Limits;
 use crate::mcp::{McpStats, McpTracker};
 use crate::output::httplog::HttpLog;
 use crate::output::IncidentSink;
-use crate::decode::flow_key::Direction;
-use crate::reassembly::{ConnId, ConnMap, EndReason, FlowEvent, FlowTable, ReassemblyStats};
+use crate::reassembly::{ConnId, ReassemblyStats};
+use crate::stack::{Exchange, Stack};
 use crate::time::{Duration, Timestamp};
 use crate::tls::keylog::KeyLog;
-use crate::tls::{Delivery, TlsLayer, TlsStats};
+use crate::tls::{TlsLayer, TlsStats};
 
 /// Counters of the HTTP layer, summed over connections.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -52,6 +51,29 @@ pub struct HttpCounters {
 pub const MAX_CONTENT_TYPES: usize = 16;
 
 impl HttpCounters {
+    /// One HTTP event of any connection.
+    pub fn count(&mut self, hev: &HttpEvent<'_>) {
+        match hev {
+            HttpEvent::Request { head, .. } => {
+                self.requests += 1;
+                self.count_coding(&head.headers);
+            }
+            HttpEvent::Response { head, .. } => {
+                self.responses += 1;
+                self.count_response(&head.headers);
+                self.count_coding(&head.headers);
+            }
+            HttpEvent::RequestUndecoded { reason, .. } | HttpEvent::ResponseUndecoded { reason, .. } => {
+                *self.undecoded.entry(reason.as_str()).or_default() += 1;
+            }
+            HttpEvent::Sse { .. } => self.sse_events += 1,
+            HttpEvent::ResponseLost { .. } => self.responses_lost += 1,
+            HttpEvent::RequestLost { .. } => self.requests_lost += 1,
+            HttpEvent::Anomaly { kind, .. } => *self.anomalies.entry(*kind).or_default() += 1,
+            _ => {}
+        }
+    }
+
     fn count_coding(&mut self, headers: &crate::http::Headers) {
         let Some(c) = crate::http::coding::BodyCodings::from_headers(headers) else { return };
         if let Some(n) = self.coded.get_mut(&c.names) {
@@ -143,19 +165,12 @@ pub fn plural(n: u64, word: &str) -> String {
     }
 }
 
-/// What the front half of the pipeline (reassembly, TLS, HTTP) hands the back half (MCP classifier,
-/// rules), in capture order. The seam `--threads 2` cuts: the halves then run on two threads with the
-/// commands in between, and because the back half sees exactly the same sequence either way, the report
-/// is byte-identical.
+/// What the front half of the pipeline (every connection's layer stack: reassembly, TLS, HTTP,
+/// JSON-RPC) hands the back half (MCP sessions, rules), in capture order.
 #[derive(Debug)]
 pub enum Cmd<'a> {
-    Open { conn: ConnId, client: SocketAddr, server: SocketAddr, midstream: bool },
-    Http { conn: ConnId, ev: HttpEvent<'a> },
-    Gap { conn: ConnId, dir: Direction, len: u64, frame: u64 },
-    /// The capture lost sight of the connection (`FlowEvent::Unacked`).
-    Unacked { conn: ConnId },
-    End { conn: ConnId, dir: Direction, reason: EndReason },
-    Close { conn: ConnId, ts: Timestamp },
+    /// An exchange of one connection (`stack::Exchange`).
+    Conn { conn: ConnId, ev: Exchange<'a> },
     /// Capture time moved (after the front half expired its idle connections).
     Advance(Timestamp),
     /// A fact raised outside the MCP layer (TLS coverage notices).
@@ -164,18 +179,14 @@ pub enum Cmd<'a> {
     Finish(Timestamp),
 }
 
-/// The front half: packets in, [`Cmd`]s out. Owns the connection state and the packet-level counters.
+/// The front half: packets in, [`Cmd`]s out. Owns the connections (their layer stacks) and the
+/// packet-level counters.
 pub struct Front {
     limits: Limits,
-    flows: FlowTable,
-    http: ConnMap<HttpConn>,
-    tls: TlsLayer,
-    counters: HttpCounters,
+    stack: Stack,
     pkts: PacketCounts,
     now: Timestamp,
     last_expiry: Timestamp,
-    /// `--http-log`: the HTTP transaction log, when asked for.
-    http_log: Option<HttpLog>,
 }
 
 /// What the summary counts per packet, before and regardless of analysis: packets, bytes, link types,
@@ -243,34 +254,24 @@ impl PacketCounts {
 
 impl Front {
     pub fn new(limits: Limits) -> Front {
-        Front {
-            flows: FlowTable::new(&limits),
-            http: ConnMap::default(),
-            tls: TlsLayer::default(),
-            counters: HttpCounters::default(),
-            pkts: PacketCounts::default(),
-            now: Timestamp::ZERO,
-            last_expiry: Timestamp(i64::MIN),
-            limits,
-            http_log: None,
-        }
+        Front { stack: Stack::new(limits.clone()), pkts: PacketCounts::default(), now: Timestamp::ZERO, last_expiry: Timestamp(i64::MIN), limits }
     }
 
     /// The TLS key log (`--keylog`); set before the first packet.
     pub fn set_keylog(&mut self, keylog: KeyLog) {
-        self.tls = TlsLayer::new(keylog);
+        *self.stack.tls_mut() = TlsLayer::new(keylog);
     }
 
     /// Key-log text found inside the capture (pcapng Decryption Secrets Blocks).
     pub fn add_secrets(&mut self, text: &[u8]) {
-        self.tls.add_secrets(text);
+        self.stack.tls_mut().add_secrets(text);
     }
 
     /// Live capture: TLS connections whose secrets are not logged yet wait for them, within the limits
     /// `tls_key_wait_secs` and `max_tls_wait_bytes_*` (`tls` module header).
     pub fn wait_for_keys(&mut self) {
         let l = &self.limits;
-        self.tls.wait_for_keys(crate::tls::KeyWait {
+        self.stack.tls_mut().wait_for_keys(crate::tls::KeyWait {
             max: Duration::from_secs(l.tls_key_wait_secs),
             bytes_per_conn: l.max_tls_wait_bytes_per_conn,
             bytes_total: l.max_tls_wait_bytes_total,
@@ -279,22 +280,17 @@ impl Front {
 
     /// Some TLS connection waits for secrets.
     pub fn tls_waiting(&self) -> bool {
-        self.tls.waiting()
+        self.stack.tls().waiting()
     }
 
     /// Key-log lines appended while live: connections they complete decrypt what they held, on to `out`.
     pub fn add_live_secrets<F: FnMut(Cmd<'_>)>(&mut self, text: &[u8], out: &mut F) {
-        let Front { http, tls, counters, http_log, .. } = self;
-        tls.add_secrets_and_resume(text, &mut |conn, d| {
-            if let Some(h) = http.get_mut(&conn) {
-                deliver_http(h, d, &mut |hev| deliver_cmd(conn, hev, counters, http_log, out));
-            }
-        });
+        self.stack.add_live_secrets(text, &mut |conn, ev| out(Cmd::Conn { conn, ev }));
     }
 
     /// Also writes one line per HTTP transaction to `log` (`--http-log`).
     pub fn set_http_log(&mut self, log: HttpLog) {
-        self.http_log = Some(log);
+        self.stack.set_http_log(log);
     }
 
     /// Capture time: the latest packet timestamp seen.
@@ -318,8 +314,7 @@ impl Front {
     /// One decoded TCP segment, after the caller moved capture time to it (`tick`): a shard worker's
     /// input, the dispatcher having counted and decoded the packet.
     pub fn on_segment<F: FnMut(Cmd<'_>)>(&mut self, seg: &TcpSegment<'_>, out: &mut F) {
-        let Front { flows, http, tls, counters, limits, http_log, .. } = self;
-        flows.feed(seg, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
+        self.stack.segment(seg, &mut |conn, ev| out(Cmd::Conn { conn, ev }));
     }
 
     /// Capture time moves to a packet's: timers due before it (a request that waited 60 s, an idle
@@ -334,28 +329,27 @@ impl Front {
             self.advance(second, out);
         }
         self.now = self.now.max(ts);
-        self.flows.observe(ts);
+        self.stack.observe(ts);
     }
 
     /// Moves capture time forward without a packet: expires idle connections, then tells the back half.
     pub fn advance<F: FnMut(Cmd<'_>)>(&mut self, now: Timestamp, out: &mut F) {
         self.now = self.now.max(now);
         self.last_expiry = self.last_expiry.max(now);
-        let Front { flows, http, tls, counters, limits, http_log, .. } = self;
-        flows.expire(now, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
+        self.stack.expire(now, &mut |conn, ev| out(Cmd::Conn { conn, ev }));
         out(Cmd::Advance(now));
     }
 
     /// End of capture: flushes every stream, finishes the back half, then the TLS coverage notices.
     pub fn finish<F: FnMut(Cmd<'_>)>(&mut self, out: &mut F) -> std::io::Result<()> {
-        let Front { flows, http, tls, counters, limits, http_log, now, .. } = self;
-        flows.finish(*now, &mut |ev| route(ev, http, tls, counters, limits, http_log, out));
-        out(Cmd::Finish(*now));
-        tls.finish(*now, &mut |f| out(Cmd::Fact(Box::new(f))));
-        if let Some(fact) = self.pkts.unreadable_fact(self.now) {
+        let now = self.now;
+        self.stack.finish(now, &mut |conn, ev| out(Cmd::Conn { conn, ev }));
+        out(Cmd::Finish(now));
+        self.stack.tls_mut().finish(now, &mut |f| out(Cmd::Fact(Box::new(f))));
+        if let Some(fact) = self.pkts.unreadable_fact(now) {
             out(Cmd::Fact(Box::new(fact)));
         }
-        match self.http_log.take() {
+        match self.stack.take_http_log() {
             Some(log) => log.finish(),
             None => Ok(()),
         }
@@ -365,9 +359,9 @@ impl Front {
     pub fn summarize(&self, capture: CaptureStats, summary: &mut Summary) {
         self.pkts.summarize(summary);
         summary.capture = capture;
-        summary.tcp = self.flows.stats().clone();
-        summary.http = self.counters.clone();
-        summary.tls = self.tls.stats();
+        summary.tcp = self.stack.tcp_stats().clone();
+        summary.http = self.stack.http_counters().clone();
+        summary.tls = self.stack.tls_stats();
     }
 }
 
@@ -444,12 +438,7 @@ impl Back {
 
     fn apply<F: FnMut(Fact)>(mcp: &mut McpTracker, cmd: Cmd<'_>, mut on_fact: F) {
         match cmd {
-            Cmd::Open { conn, client, server, midstream } => mcp.open(conn, client, server, midstream),
-            Cmd::Http { conn, ev } => mcp.http(conn, ev, &mut on_fact),
-            Cmd::Gap { conn, dir, len, frame } => mcp.gap(conn, dir, len, frame),
-            Cmd::Unacked { conn } => mcp.unacked(conn),
-            Cmd::End { conn, dir, reason } => mcp.end(conn, dir, reason),
-            Cmd::Close { conn, ts } => mcp.close(conn, ts, &mut on_fact),
+            Cmd::Conn { conn, ev } => mcp.exchange(conn, ev, &mut on_fact),
             Cmd::Advance(now) => mcp.advance(now, &mut on_fact),
             Cmd::Fact(f) => on_fact(*f),
             Cmd::Finish(now) => mcp.finish(now, &mut on_fact),
@@ -598,109 +587,6 @@ fn fact_handler<'a>(
                 }
             }
         }
-    }
-}
-
-/// Hands a reassembly event to the HTTP layer of its connection and what the MCP layer needs on to `out`.
-fn route<F: FnMut(Cmd<'_>)>(
-    ev: FlowEvent<'_>,
-    http: &mut ConnMap<HttpConn>,
-    tls: &mut TlsLayer,
-    counters: &mut HttpCounters,
-    limits: &Limits,
-    http_log: &mut Option<HttpLog>,
-    out: &mut F,
-) {
-    let mut deliver = |conn: ConnId, hev: HttpEvent<'_>, log: &mut Option<HttpLog>, out: &mut F| {
-        deliver_cmd(conn, hev, counters, log, out);
-    };
-    match ev {
-        FlowEvent::Open { conn, client, server, midstream, ts, .. } => {
-            // ALLOC: HTTP state per open connection, bounded by limits::max_connections
-            http.insert(conn, HttpConn::new(limits));
-            tls.open(conn, client, server, ts);
-            out(Cmd::Open { conn, client, server, midstream });
-            if let Some(l) = http_log {
-                l.open(conn, client, server);
-            }
-        }
-        FlowEvent::Data { conn, dir, bytes, frame, ts } => {
-            // The TLS layer passes plaintext through and decrypts TLS (src/tls).
-            if let Some(h) = http.get_mut(&conn) {
-                // ALPN is read before any application data, so it is known by the time plaintext flows.
-                let alpn_h2 = tls.alpn_h2(conn);
-                tls.data(conn, dir, bytes, frame, ts, &mut |d| {
-                    if alpn_h2 {
-                        h.set_alpn_h2();
-                    }
-                    deliver_http(h, d, &mut |hev| deliver(conn, hev, http_log, out))
-                });
-            }
-        }
-        FlowEvent::Gap { conn, dir, len, frame, ts } => {
-            out(Cmd::Gap { conn, dir, len, frame });
-            if let Some(h) = http.get_mut(&conn) {
-                tls.gap(conn, dir, len, frame, ts, &mut |d| deliver_http(h, d, &mut |hev| deliver(conn, hev, http_log, out)));
-            }
-        }
-        FlowEvent::Unacked { conn, .. } => out(Cmd::Unacked { conn }),
-        FlowEvent::End { conn, dir, reason, frame, ts } => {
-            tls.end(conn);
-            out(Cmd::End { conn, dir, reason });
-            if let Some(h) = http.get_mut(&conn) {
-                h.end(dir, reason, frame, ts, &mut |hev| deliver(conn, hev, http_log, out));
-            }
-        }
-        FlowEvent::Close { conn, ts } => {
-            if let Some(h) = http.remove(&conn) {
-                if let Some(s) = h.h2_stats() {
-                    counters.h2.merge(s);
-                }
-                if let Some((why, frame)) = h.h2_unanalysed() {
-                    tls.http2_unanalysed(conn, why.as_str(), frame);
-                }
-            }
-            tls.close(conn);
-            if let Some(l) = http_log {
-                l.close(conn);
-            }
-            out(Cmd::Close { conn, ts });
-        }
-    }
-}
-
-/// Counts an HTTP event, logs it (`--http-log`) and hands it to the back half.
-fn deliver_cmd<F: FnMut(Cmd<'_>)>(conn: ConnId, hev: HttpEvent<'_>, counters: &mut HttpCounters, log: &mut Option<HttpLog>, out: &mut F) {
-    if let Some(l) = log {
-        l.http(conn, &hev);
-    }
-    match &hev {
-        HttpEvent::Request { head, .. } => {
-            counters.requests += 1;
-            counters.count_coding(&head.headers);
-        }
-        HttpEvent::Response { head, .. } => {
-            counters.responses += 1;
-            counters.count_response(&head.headers);
-            counters.count_coding(&head.headers);
-        }
-        HttpEvent::RequestUndecoded { reason, .. } | HttpEvent::ResponseUndecoded { reason, .. } => {
-            *counters.undecoded.entry(reason.as_str()).or_default() += 1;
-        }
-        HttpEvent::Sse { .. } => counters.sse_events += 1,
-        HttpEvent::ResponseLost { .. } => counters.responses_lost += 1,
-        HttpEvent::RequestLost { .. } => counters.requests_lost += 1,
-        HttpEvent::Anomaly { kind, .. } => *counters.anomalies.entry(*kind).or_default() += 1,
-        _ => {}
-    }
-    out(Cmd::Http { conn, ev: hev });
-}
-
-/// Hands what the TLS layer passes on (plaintext or decrypted) to the connection's HTTP state.
-fn deliver_http<F: FnMut(HttpEvent<'_>)>(h: &mut HttpConn, d: Delivery<'_>, out: &mut F) {
-    match d {
-        Delivery::Data { dir, bytes, frame, ts } => h.data(dir, bytes, frame, ts, out),
-        Delivery::Gap { dir, len, frame, ts } => h.gap(dir, len, frame, ts, out),
     }
 }
 

@@ -1,28 +1,35 @@
 //! mcptap: a passive analyzer of Model Context Protocol traffic.
 //!
 //! The pipeline, one stage per module, each handing typed values forward and none reaching back:
-//! `capture` (packets) -> `decode` (TCP segments) -> `reassembly` (byte streams) -> `http` (messages, SSE
-//! events) -> `mcp` (JSON-RPC, sessions, era; the classifier emitting `facts`) -> `detect` (rules) ->
-//! `output` (CSV). The core is synchronous and sans-IO: `Analyzer::on_packet` / `Analyzer::finish`.
+//! `capture` (packets) -> `decode` (TCP segments) -> per connection, one layer stack (`stack`):
+//! `reassembly` (byte streams) -> `tls` (plaintext) -> `http` (messages, SSE events) -> JSON-RPC
+//! (`stack::rpc` with `jsonrpc`: decoded messages) -> `mcp` (sessions, era; the classifier emitting
+//! `facts`) -> `detect` (rules) -> `output` (CSV). The core is synchronous and sans-IO:
+//! `Analyzer::on_packet` / `Analyzer::finish`.
 
 #![forbid(unsafe_code)]
 
-pub mod analyzer;
-pub mod app;
+// Packets in.
 pub mod capture;
-pub mod cli;
 pub mod decode;
-pub mod detect;
-pub mod facts;
+// One layer stack per connection, bottom to top.
+pub mod stack;
+pub mod reassembly;
+pub mod tls;
 pub mod http;
 pub mod jsonrpc;
-pub mod limits;
+// Sessions, facts, rules, reports.
 pub mod mcp;
+pub mod facts;
+pub mod detect;
 pub mod output;
-pub mod reassembly;
+// Driving it: one thread or N workers, the command line, limits and capture time.
+pub mod analyzer;
 pub mod shard;
+pub mod app;
+pub mod cli;
+pub mod limits;
 pub mod time;
-pub mod tls;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};

@@ -9,7 +9,17 @@ use super::stream::StreamTrack;
 use super::*;
 
 impl McpTracker {
-    pub(super) fn sse<F: FnMut(Fact)>(&mut self, conn: ConnId, tx: Option<TxId>, event: &SseEvent, frame: u64, ts: Timestamp, out: &mut F) {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn sse<F: FnMut(Fact)>(
+        &mut self,
+        conn: ConnId,
+        tx: Option<TxId>,
+        event: &SseEvent,
+        payload: Option<Result<Payload, ParseProblem>>,
+        frame: u64,
+        ts: Timestamp,
+        out: &mut F,
+    ) {
         self.stats.sse_events += 1;
         let cap = self.limits.max_event_ids_per_session;
         let Some(view) = self.conns.get_mut(&conn) else { return };
@@ -102,7 +112,7 @@ impl McpTracker {
         let Some(s) = self.sessions.get_mut(&key) else { return };
         s.last_seen = s.last_seen.max(ts);
         if let Some(rec) = self.recorder.as_mut() {
-            rec.sse_event(s, ts, frame, event.event.as_deref().unwrap_or(""), event.id.as_deref().unwrap_or(""), || record::describe_payload(&event.data));
+            rec.sse_event(s, ts, frame, event.event.as_deref().unwrap_or(""), event.id.as_deref().unwrap_or(""), || record::describe_payload(payload.as_ref()));
         }
         let ctx = |s: &Session, frames: Vec<u64>| context(s, client, get_path.clone(), ts, frames);
         if let Some(id) = event.id.as_deref().filter(|id| !id.is_empty()) {
@@ -143,10 +153,8 @@ impl McpTracker {
             }
             st.last_id = Some(id.to_string());
         }
-        if !event.has_data || event.data.trim().is_empty() {
-            return;
-        }
-        let Ok(payload) = jsonrpc::parse(event.data.as_bytes()) else {
+        let Some(payload) = payload else { return };
+        let Ok(payload) = payload else {
             self.stats.json_parse_errors += 1;
             return;
         };

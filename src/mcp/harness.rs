@@ -1,10 +1,12 @@
 //! Classifier harness for unit tests: scripted HTTP events (request heads and bodies, response heads,
-//! JSON bodies, SSE events, stream ends, TCP closes, capture gaps) fed straight into the MCP layer, with
-//! the built-in rules (or patched ones) judging the facts. It stands where the HTTP layer stands, so a
-//! test states the exchange it means, byte for byte where it matters, and asserts facts and incidents.
+//! JSON bodies, SSE events, stream ends, TCP closes, capture gaps) fed through each connection's JSON-RPC
+//! stage into the MCP layer, with the built-in rules (or patched ones) judging the facts. It stands where
+//! the HTTP layer stands, so a test states the exchange it means, byte for byte where it matters, and
+//! asserts facts and incidents.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 
 use super::McpTracker;
@@ -15,6 +17,8 @@ use crate::http::head::{parse_request, parse_response, HeadParse};
 use crate::http::{HttpEvent, MessageEnd, SseEvent, TxId};
 use crate::limits::Limits;
 use crate::reassembly::{ConnId, EndReason};
+use crate::stack::rpc::RpcStage;
+use crate::stack::Exchange;
 use crate::time::{Duration, Timestamp};
 
 /// The server every scripted connection goes to.
@@ -26,6 +30,8 @@ pub const V25: &str = "MCP-Protocol-Version: 2025-11-25";
 
 pub struct Harness {
     pub t: McpTracker,
+    /// Each connection's JSON-RPC stage, as its layer stack holds it.
+    rpc: HashMap<ConnId, RpcStage>,
     rules: RuleSet,
     pub facts: Vec<Fact>,
     frame: u64,
@@ -56,7 +62,7 @@ impl Harness {
 
     fn with_rules(rules: RuleSet) -> Harness {
         let t = McpTracker::new(&Limits::default(), rules.checkpoints());
-        Harness { t, rules, facts: Vec::new(), frame: 0, now: Timestamp::from_secs_micros(1_000, 0), next_tx: 0, next_conn: 0 }
+        Harness { t, rpc: HashMap::new(), rules, facts: Vec::new(), frame: 0, now: Timestamp::from_secs_micros(1_000, 0), next_tx: 0, next_conn: 0 }
     }
 
     /// A new TCP connection from `client` (`ip:port`) to [`SERVER`].
@@ -72,7 +78,9 @@ impl Harness {
     fn open(&mut self, client: &str, midstream: bool) -> ConnId {
         self.next_conn += 1;
         let c = ConnId(self.next_conn);
-        self.t.open(c, client.parse().unwrap(), SERVER.parse::<SocketAddr>().unwrap(), midstream);
+        let (client, server) = (client.parse().unwrap(), SERVER.parse::<SocketAddr>().unwrap());
+        self.rpc.insert(c, RpcStage::new(Limits::default().max_body_bytes));
+        self.exchange(c, Exchange::Open { client, server, midstream });
         c
     }
 
@@ -89,9 +97,15 @@ impl Harness {
         (self.frame, self.now)
     }
 
-    fn feed(&mut self, c: ConnId, ev: HttpEvent<'_>) {
+    fn exchange(&mut self, c: ConnId, ev: Exchange<'_>) {
         let facts = &mut self.facts;
-        self.t.http(c, ev, &mut |f| facts.push(f));
+        self.t.exchange(c, ev, &mut |f| facts.push(f));
+    }
+
+    fn feed(&mut self, c: ConnId, ev: HttpEvent<'_>) {
+        let (t, facts) = (&mut self.t, &mut self.facts);
+        let rpc = self.rpc.get_mut(&c).expect("a scripted connection");
+        rpc.http(ev, &mut |x| t.exchange(c, x, &mut |f| facts.push(f)));
         let now = self.now;
         self.t.advance(now, &mut |f| facts.push(f));
     }
@@ -187,19 +201,19 @@ impl Harness {
 
     /// One direction of the TCP connection ends first (who closed), then the response is interrupted.
     pub fn close_stream(&mut self, c: ConnId, tx: TxId, first: Direction, reason: EndReason) {
-        self.t.end(c, first, reason);
+        self.exchange(c, Exchange::Ended { dir: first, reason });
         self.end(c, tx, MessageEnd::Interrupted);
     }
 
     /// A capture gap of `len` server bytes on the connection.
     pub fn gap(&mut self, c: ConnId, len: u64) {
         let (frame, _) = self.tick();
-        self.t.gap(c, Direction::ToClient, len, frame);
+        self.exchange(c, Exchange::Lost { dir: Direction::ToClient, len, frame });
     }
 
     /// The capture lost sight of the connection (reassembly's `Unacked`).
     pub fn unacked(&mut self, c: ConnId) {
-        self.t.unacked(c);
+        self.exchange(c, Exchange::Unacked);
     }
 
     /// End of capture.

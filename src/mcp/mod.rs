@@ -1,5 +1,6 @@
-//! The MCP layer and classifier: HTTP events of every connection -> JSON-RPC messages, MCP sessions
-//! (keyed across connections), transport era, and typed `Fact`s. It records and reports; it never decides
+//! The MCP layer and classifier: the exchanges of every connection's layer stack (`stack::Exchange`:
+//! HTTP heads, decoded JSON-RPC messages, stream ends and losses) -> MCP sessions (keyed across
+//! connections), transport era, and typed `Fact`s. It records and reports; it never decides
 //! what is an incident (that is `detect`'s job, from rules).
 //!
 //! Session keying follows INCIDENTS.md: `Mcp-Session-Id` (MCP 2025-03-26 transports, "Session
@@ -33,7 +34,9 @@ use std::net::{IpAddr, SocketAddr};
 use crate::decode::flow_key::Direction;
 use crate::facts::{self, Era, Fact, FactContext, FactKind};
 use crate::http::{HttpEvent, MessageEnd, ResponseHead, SseEvent, TxId};
-use crate::jsonrpc::{self, Id, Message};
+use crate::jsonrpc::{Id, Message, ParseProblem, Payload};
+use crate::stack::exchange::{BodyText, FIRST_LINE_CHARS};
+use crate::stack::{Body, Exchange};
 use crate::limits::Limits;
 use crate::reassembly::{ConnId, ConnMap, EndReason};
 use crate::time::{Duration, Timestamp};
@@ -48,8 +51,6 @@ use response::version_check;
 pub use crate::facts::Checkpoints;
 /// Dead session ids remembered per client.
 const MAX_DEAD: usize = 64;
-/// Bytes of a non-JSON error body kept to classify it and quote its first line.
-const ERROR_BODY_BYTES: usize = 4096;
 /// 5xx times remembered per server endpoint for `recent_5xx_ms`.
 const RECENT_5XX: usize = 32;
 
@@ -94,9 +95,10 @@ struct Resp {
     kind: RespKind,
     frame: u64,
     session: Option<SessionKey>,
-    // ALLOC: JSON or error body, bounded by limits::max_body_bytes (error bodies by ERROR_BODY_BYTES)
-    body: Vec<u8>,
-    body_over: bool,
+    /// What the JSON-RPC stage found in the body (JSON bodies, and error bodies of any type).
+    body: Body,
+    /// The body as text, for errors and answers to GETs.
+    text: Option<BodyText>,
     stream: Option<StreamTrack>,
     shift: Option<PendingShift>,
     init_requested: Option<String>,
@@ -343,7 +345,7 @@ impl McpTracker {
         self.sessions.len()
     }
 
-    pub fn open(&mut self, conn: ConnId, client: SocketAddr, server: SocketAddr, midstream: bool) {
+    fn open(&mut self, conn: ConnId, client: SocketAddr, server: SocketAddr, midstream: bool) {
         if midstream {
             // What passed on it before the capture saw it (an `initialize` result, say) is unknown.
             self.client_mut(client.ip(), server).server_loss = true;
@@ -368,7 +370,7 @@ impl McpTracker {
 
     /// A direction of a connection ended; called before the HTTP layer ends its messages, so streams
     /// know who closed first.
-    pub fn end(&mut self, conn: ConnId, dir: Direction, reason: EndReason) {
+    fn end(&mut self, conn: ConnId, dir: Direction, reason: EndReason) {
         if let Some(v) = self.conns.get_mut(&conn) {
             if v.first_end.is_none() {
                 v.first_end = Some((dir, reason));
@@ -378,7 +380,7 @@ impl McpTracker {
 
     /// The capture lost sight of a connection (its peers' acknowledgements went missing): every exchange
     /// open on it may have lost server bytes, as at a gap of unknown length.
-    pub fn unacked(&mut self, conn: ConnId) {
+    fn unacked(&mut self, conn: ConnId) {
         self.mark_server_loss(conn);
     }
 
@@ -421,7 +423,7 @@ impl McpTracker {
     }
 
     /// A capture gap in one direction of a connection, noticed at `frame`.
-    pub fn gap(&mut self, conn: ConnId, dir: Direction, len: u64, frame: u64) {
+    fn gap(&mut self, conn: ConnId, dir: Direction, len: u64, frame: u64) {
         if dir == Direction::ToClient {
             self.mark_server_loss(conn);
         } else {
@@ -455,7 +457,7 @@ impl McpTracker {
         }
     }
 
-    pub fn close<F: FnMut(Fact)>(&mut self, conn: ConnId, ts: Timestamp, out: &mut F) {
+    fn close<F: FnMut(Fact)>(&mut self, conn: ConnId, ts: Timestamp, out: &mut F) {
         let Some(mut view) = self.conns.remove(&conn) else { return };
         if view.mcp && view.early_gaps > 0 {
             self.server_gap(view.server, view.client, view.early_gaps, view.early_missed, view.early_frame);
@@ -488,7 +490,35 @@ impl McpTracker {
         }
     }
 
-    pub fn http<F: FnMut(Fact)>(&mut self, conn: ConnId, ev: HttpEvent<'_>, out: &mut F) {
+    /// One exchange of a connection's layer stack.
+    pub fn exchange<F: FnMut(Fact)>(&mut self, conn: ConnId, ev: Exchange<'_>, out: &mut F) {
+        match ev {
+            Exchange::Open { client, server, midstream } => self.open(conn, client, server, midstream),
+            Exchange::Http(h) => self.http(conn, h, out),
+            Exchange::RequestBody { tx, body } => {
+                let stats = &mut self.stats;
+                if let Some(req) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(Some(tx))).and_then(|t| t.req.as_mut()) {
+                    req.set_body(body, stats);
+                }
+            }
+            Exchange::ResponseBody { tx, body, text } => {
+                if let Some(resp) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.resp.as_mut()) {
+                    if body == Body::OverCap {
+                        self.stats.bodies_over_cap += 1;
+                    }
+                    resp.body = body;
+                    resp.text = text;
+                }
+            }
+            Exchange::Sse { tx, event, payload, frame, ts } => self.sse(conn, tx, &event, payload, frame, ts, out),
+            Exchange::Lost { dir, len, frame } => self.gap(conn, dir, len, frame),
+            Exchange::Unacked => self.unacked(conn),
+            Exchange::Ended { dir, reason } => self.end(conn, dir, reason),
+            Exchange::Close { ts } => self.close(conn, ts, out),
+        }
+    }
+
+    fn http<F: FnMut(Fact)>(&mut self, conn: ConnId, ev: HttpEvent<'_>, out: &mut F) {
         match ev {
             HttpEvent::Request { tx, head, frame, ts } => {
                 let cap = self.limits.max_pending_per_session.max(1);
@@ -509,20 +539,6 @@ impl McpTracker {
                 view.txs.push_back(Tx::new(Some(tx), Some(Req::from_head(head, frame, ts))));
                 self.client_mut(client.0, client.1).last_request = ts;
             }
-            HttpEvent::RequestBody { tx, bytes, .. } => {
-                let cap = self.limits.max_body_bytes;
-                let Some(req) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(Some(tx))).and_then(|t| t.req.as_mut()) else { return };
-                if req.body_over {
-                    return;
-                }
-                if req.body.len().saturating_add(bytes.len()) > cap {
-                    req.body_over = true;
-                    req.body = Vec::new();
-                    self.stats.bodies_over_cap += 1;
-                } else {
-                    req.body.extend_from_slice(bytes);
-                }
-            }
             HttpEvent::RequestEnd { tx, ts, .. } => self.request_end(conn, Some(tx), ts, out),
             HttpEvent::H2Stream { tx, stream, .. } => {
                 if let Some(req) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(Some(tx))).and_then(|t| t.req.as_mut()) {
@@ -530,28 +546,6 @@ impl McpTracker {
                 }
             }
             HttpEvent::Response { tx, head, frame, ts } => self.response(conn, tx, &head, frame, ts, out),
-            HttpEvent::ResponseBody { tx, bytes, .. } => {
-                let cap = self.limits.max_body_bytes;
-                let Some(resp) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.resp.as_mut()) else { return };
-                let json = resp.media.as_deref() == Some("application/json");
-                let keep = if json { cap } else if resp.status >= 400 { ERROR_BODY_BYTES } else { 0 };
-                if resp.body_over || keep == 0 {
-                    return;
-                }
-                if resp.body.len().saturating_add(bytes.len()) > keep {
-                    if json {
-                        resp.body_over = true;
-                        resp.body = Vec::new();
-                        self.stats.bodies_over_cap += 1;
-                    } else {
-                        let room = keep.saturating_sub(resp.body.len());
-                        resp.body.extend_from_slice(bytes.get(..room).unwrap_or(bytes));
-                    }
-                } else {
-                    resp.body.extend_from_slice(bytes);
-                }
-            }
-            HttpEvent::Sse { tx, event, frame, ts } => self.sse(conn, tx, &event, frame, ts, out),
             HttpEvent::SseComment { tx, ts, .. } => {
                 if let Some(st) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.resp.as_mut()).and_then(|r| r.stream.as_mut()) {
                     st.comment(ts);
@@ -957,7 +951,8 @@ mod tests {
 
     /// Feeds client bytes of one connection through the real HTTP layer into a tracker.
     fn feed(t: &mut McpTracker, h: &mut HttpConnection, conn: ConnId, bytes: &[u8], ts: Timestamp, facts: &mut Vec<Fact>) {
-        h.data(Direction::ToServer, bytes, 1, ts, &mut |ev| t.http(conn, ev, &mut |f| facts.push(f)));
+        let mut rpc = crate::stack::rpc::RpcStage::new(Limits::default().max_body_bytes);
+        h.data(Direction::ToServer, bytes, 1, ts, &mut |ev| rpc.http(ev, &mut |x| t.exchange(conn, x, &mut |f| facts.push(f))));
     }
 
     fn post(id: usize, sid: &str) -> Vec<u8> {

@@ -256,8 +256,8 @@ pub fn report_order(a: &SessionRecord, b: &SessionRecord) -> std::cmp::Ordering 
 
 /// A short description of an SSE `data` payload for the timeline: each JSON-RPC message as its method, or
 /// `result N` / `error N` for a reply to id N; empty for a payload that is not JSON-RPC.
-pub fn describe_payload(data: &str) -> String {
-    let Ok(p) = crate::jsonrpc::parse(data.as_bytes()) else { return String::new() };
+pub fn describe_payload(payload: Option<&Result<crate::jsonrpc::Payload, crate::jsonrpc::ParseProblem>>) -> String {
+    let Some(Ok(p)) = payload else { return String::new() };
     let parts: Vec<String> = p
         .messages
         .iter()
@@ -328,8 +328,10 @@ mod tests {
 
     #[test]
     fn describe_payload_names_methods_and_reply_ids() {
-        assert_eq!(describe_payload(r#"{"jsonrpc":"2.0","id":3,"result":{}}"#), "result #3");
-        assert_eq!(describe_payload(r#"{"jsonrpc":"2.0","method":"notifications/progress"}"#), "notifications/progress");
-        assert_eq!(describe_payload("not json"), "");
+        let describe = |data: &str| describe_payload(Some(&crate::jsonrpc::parse(data.as_bytes())));
+        assert_eq!(describe(r#"{"jsonrpc":"2.0","id":3,"result":{}}"#), "result #3");
+        assert_eq!(describe(r#"{"jsonrpc":"2.0","method":"notifications/progress"}"#), "notifications/progress");
+        assert_eq!(describe("not json"), "");
+        assert_eq!(describe_payload(None), "");
     }
 }

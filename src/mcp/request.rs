@@ -6,7 +6,8 @@
 
 use crate::facts::Era;
 use crate::http::RequestHead;
-use crate::jsonrpc::{self, Id, Message};
+use crate::jsonrpc::{Id, Message};
+use crate::stack::Body;
 use crate::time::Timestamp;
 
 use super::McpStats;
@@ -20,9 +21,6 @@ pub(super) struct Req {
     pub(super) h2_stream: Option<u32>,
     pub(super) frame: u64,
     pub(super) ts: Timestamp,
-    // ALLOC: request body for JSON-RPC decoding, bounded by limits::max_body_bytes
-    pub(super) body: Vec<u8>,
-    pub(super) body_over: bool,
     pub(super) messages: Option<Vec<Message>>,
     /// Request-side facts were emitted (at RequestEnd, or at the response if that came first).
     pub(super) checked: bool,
@@ -30,7 +28,7 @@ pub(super) struct Req {
 
 impl Req {
     pub(super) fn from_head(head: RequestHead, frame: u64, ts: Timestamp) -> Req {
-        Req { head, h2_stream: None, frame, ts, body: Vec::new(), body_over: false, messages: None, checked: false }
+        Req { head, h2_stream: None, frame, ts, messages: None, checked: false }
     }
 
     /// The HTTP method.
@@ -77,25 +75,30 @@ impl Req {
         legacy_param(&self.head.target)
     }
 
-    /// JSON-RPC messages of the body, decoded once.
-    pub(super) fn decode(&mut self, stats: &mut McpStats) {
+    /// The body's JSON-RPC, as the connection's JSON-RPC stage decoded it; the first word stands.
+    pub(super) fn set_body(&mut self, body: Body, stats: &mut McpStats) {
         if self.messages.is_some() {
             return;
         }
-        let msgs = if self.body.is_empty() || self.body_over {
-            Vec::new()
-        } else {
-            match jsonrpc::parse(&self.body) {
-                Ok(p) => p.messages,
-                Err(_) => {
-                    stats.json_parse_errors += 1;
-                    Vec::new()
-                }
+        let msgs = match body {
+            Body::Messages(m) => m,
+            Body::Undecodable => {
+                stats.json_parse_errors += 1;
+                Vec::new()
             }
+            Body::OverCap => {
+                stats.bodies_over_cap += 1;
+                Vec::new()
+            }
+            Body::Empty => Vec::new(),
         };
         stats.jsonrpc_messages += msgs.len() as u64;
-        self.body = Vec::new();
         self.messages = Some(msgs);
+    }
+
+    /// The request is judged: a body the JSON-RPC stage did not report had no bytes.
+    pub(super) fn decode(&mut self, stats: &mut McpStats) {
+        self.set_body(Body::Empty, stats);
     }
 
     pub(super) fn messages(&self) -> &[Message] {

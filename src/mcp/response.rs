@@ -29,8 +29,8 @@ impl McpTracker {
             kind: RespKind::Other,
             frame,
             session: None,
-            body: Vec::new(),
-            body_over: false,
+            body: Body::Empty,
+            text: None,
             stream: None,
             shift: None,
             init_requested: None,
@@ -334,20 +334,17 @@ impl McpTracker {
             });
         }
 
-        let body = std::mem::take(&mut resp.body);
         let media = resp.media.clone().unwrap_or_default();
-        let parsed = if !body.is_empty() && !resp.body_over && (media == "application/json" || resp.status >= 400) {
-            match jsonrpc::parse(&body) {
-                Ok(p) => Some(p.messages),
-                Err(_) => {
-                    if media == "application/json" {
-                        self.stats.json_parse_errors += 1;
-                    }
-                    None
+        let parsed = match std::mem::take(&mut resp.body) {
+            Body::Messages(m) => Some(m),
+            Body::Undecodable => {
+                // An error body of another type that is not JSON-RPC is plain text, not a decoding failure.
+                if media == "application/json" {
+                    self.stats.json_parse_errors += 1;
                 }
+                None
             }
-        } else {
-            None
+            Body::Empty | Body::OverCap => None,
         };
         if let Some(msgs) = &parsed {
             self.stats.jsonrpc_messages += msgs.len() as u64;
@@ -385,7 +382,7 @@ impl McpTracker {
             // tools/list, a tool's result) is not read again as text.
             ("unread", 0, String::new(), String::new())
         } else {
-            classify_error_body(&media, &body, parsed.as_deref())
+            classify_error_body(&media, resp.text.as_ref(), parsed.as_deref())
         };
         if resp.get_on_mcp {
             let dead = req_sid.as_ref().is_some_and(|sid| self.clients.get(&(client.ip(), server)).is_some_and(|c| c.dead.contains_key(sid)));
@@ -542,15 +539,16 @@ pub(super) fn mentions_session(message: &str) -> bool {
 }
 
 /// What a 4xx/5xx body is: kind, JSON-RPC code, id as written, message (first line, 120 chars).
-pub(super) fn classify_error_body(media: &str, body: &[u8], parsed: Option<&[Message]>) -> (&'static str, i64, String, String) {
+pub(super) fn classify_error_body(media: &str, text: Option<&BodyText>, parsed: Option<&[Message]>) -> (&'static str, i64, String, String) {
     if let Some(Message::Error { id, code, message }) = parsed.and_then(|m| m.first()) {
-        return ("jsonrpc", *code, id.display(), message.chars().take(120).collect());
+        return ("jsonrpc", *code, id.display(), message.chars().take(FIRST_LINE_CHARS).collect());
     }
-    let text = String::from_utf8_lossy(body);
-    let first_line: String = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("").chars().take(120).collect();
-    let kind = if body.iter().all(u8::is_ascii_whitespace) {
+    let blank = BodyText::default();
+    let text = text.unwrap_or(&blank);
+    let first_line = text.first_line.clone();
+    let kind = if text.blank {
         "empty"
-    } else if media == "text/html" || text.trim_start().starts_with('<') {
+    } else if media == "text/html" || text.markup {
         "html"
     } else if media.ends_with("json") || parsed.is_some() {
         "json"

@@ -495,7 +495,7 @@ mod tests {
     fn state_of(rig: &Rig, c: &str, s: &str) -> Option<ConnState> {
         let key = FlowKey::new(addr(c), addr(s));
         let idx = *rig.table.index.get(&key)?;
-        rig.table.conns.get(idx).map(Connection::state)
+        rig.table.conns.get(idx).map(|s| s.tcp.state())
     }
 
     #[test]

@@ -166,6 +166,14 @@ impl<T> Lru<T> {
             Slot::Free => None,
         })
     }
+
+    /// Every live entry, mutable, in slab order.
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = (usize, &mut T)> {
+        self.slots.iter_mut().enumerate().filter_map(|(i, s)| match s {
+            Slot::Used(n) => Some((i, &mut n.value)),
+            Slot::Free => None,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -177,15 +177,20 @@ fn secs(s: i64) -> Duration {
 
 /// Every TCP connection of the capture, both directions reassembled. See the module header for the event
 /// order it guarantees.
+///
+/// `A` is what the layers above keep per connection (`stack::Layers`): it lives in the same slot as the
+/// TCP state, from the connection's first packet to its `Close`, and every event of the connection is
+/// handed over with it, so no later stage keeps a map of its own keyed by connection (Zeek's
+/// `Connection` owning its analyzer tree, Suricata's `Flow` its app-layer state).
 #[derive(Debug)]
-pub struct FlowTable {
+pub struct FlowTable<A = ()> {
     max_connections: usize,
     idle: Duration,
     time_wait: Duration,
     /// 4-tuple -> slot in `conns`.
     index: HashMap<FlowKey, usize>,
-    /// Live connections, least recently active first.
-    conns: Lru<Connection>,
+    /// Live connections with their upper layers' state, least recently active first.
+    conns: Lru<Slot<A>>,
     /// Recently closed 4-tuples (TIME-WAIT) -> (generation, their ISNs), and the expiry queue in closing
     /// order.
     closed: HashMap<FlowKey, (u64, Isns)>,
@@ -202,7 +207,29 @@ pub struct FlowTable {
     stats: ReassemblyStats,
 }
 
-impl FlowTable {
+/// One live connection: its TCP state and its upper layers' (`A`).
+#[derive(Debug)]
+struct Slot<A> {
+    tcp: Connection,
+    app: A,
+}
+
+impl FlowTable<()> {
+    /// TCP alone (tests and tools): events without upper-layer state.
+    pub fn feed<F: FnMut(FlowEvent<'_>)>(&mut self, seg: &TcpSegment<'_>, out: &mut F) {
+        self.feed_with(seg, &mut |ev, _| out(ev));
+    }
+
+    pub fn expire<F: FnMut(FlowEvent<'_>)>(&mut self, now: Timestamp, out: &mut F) {
+        self.expire_with(now, &mut |ev, _| out(ev));
+    }
+
+    pub fn finish<F: FnMut(FlowEvent<'_>)>(&mut self, now: Timestamp, out: &mut F) {
+        self.finish_with(now, &mut |ev, _| out(ev));
+    }
+}
+
+impl<A: Default> FlowTable<A> {
     pub fn new(limits: &Limits) -> Self {
         let idle = secs(limits.conn_idle_secs);
         FlowTable {
@@ -242,18 +269,26 @@ impl FlowTable {
         self.clock = self.clock.max(now);
     }
 
-    /// One TCP segment. Per packet: one hash lookup and O(1) list update; in-order data is handed on as a
-    /// slice of `seg.payload` without copying or allocating.
-    pub fn feed<F: FnMut(FlowEvent<'_>)>(&mut self, seg: &TcpSegment<'_>, out: &mut F) {
+    /// The upper layers' state of every live connection, with its id, in slab order (callers sort when
+    /// order matters).
+    pub fn apps_mut(&mut self) -> impl Iterator<Item = (ConnId, &mut A)> {
+        self.conns.iter_mut().map(|(_, s)| (s.tcp.id, &mut s.app))
+    }
+
+    /// One TCP segment; its events go to `out` with the connection's upper-layer state (created with
+    /// `A::default()` at the connection's first packet). Per packet: one hash lookup and O(1) list
+    /// update; in-order data is handed on as a slice of `seg.payload` without copying or allocating.
+    pub fn feed_with<F: FnMut(FlowEvent<'_>, &mut A)>(&mut self, seg: &TcpSegment<'_>, out: &mut F) {
         self.clock = self.clock.max(seg.ts);
         let key = FlowKey::new(seg.src, seg.dst);
         let side = Side::of(&key, seg.src);
 
         if let Some(&idx) = self.index.get(&key) {
             let verdict = match self.conns.get_mut(idx) {
-                Some(conn) => {
+                Some(Slot { tcp: conn, app }) => {
                     conn.last_seen = self.clock;
-                    let mut ctx = Ctx::new(&mut self.stats, &mut self.budget, out, seg.frame, seg.ts);
+                    let mut out = |ev: FlowEvent<'_>| out(ev, app);
+                    let mut ctx = Ctx::new(&mut self.stats, &mut self.budget, &mut out, seg.frame, seg.ts);
                     conn.feed(seg, side, &mut ctx)
                 }
                 None => {
@@ -277,7 +312,7 @@ impl FlowTable {
                 Verdict::Reused => {
                     let (frame, ts) = (seg.frame, seg.ts);
                     // A SYN with RST ends the old connection and opens none: nothing to route.
-                    let moved = seg.handshake_server().is_some_and(|s| self.conns.get(idx).is_some_and(|c| c.server_addr() != s));
+                    let moved = seg.handshake_server().is_some_and(|s| self.conns.get(idx).is_some_and(|c| c.tcp.server_addr() != s));
                     if moved {
                         self.stats.roles_unroutable = self.stats.roles_unroutable.saturating_add(1);
                     }
@@ -295,7 +330,7 @@ impl FlowTable {
         self.open_conn(key, side, seg, out);
     }
 
-    fn open_conn<F: FnMut(FlowEvent<'_>)>(
+    fn open_conn<F: FnMut(FlowEvent<'_>, &mut A)>(
         &mut self,
         key: FlowKey,
         side: Side,
@@ -320,13 +355,15 @@ impl FlowTable {
             self.stats.midstream_pickups = self.stats.midstream_pickups.saturating_add(1);
         }
         let mut conn = Connection::new(id, key, seg.frame, seg.ts, self.clock, !seg.flags.syn);
-        let mut ctx = Ctx::new(&mut self.stats, &mut self.budget, out, seg.frame, seg.ts);
+        let mut app = A::default();
+        let mut emit = |ev: FlowEvent<'_>| out(ev, &mut app);
+        let mut ctx = Ctx::new(&mut self.stats, &mut self.budget, &mut emit, seg.frame, seg.ts);
         let verdict = conn.feed(seg, side, &mut ctx);
         match verdict {
             // A fresh connection has no base to contradict, so it is never `Reused`.
             Verdict::Alive | Verdict::Reused => {
                 // ALLOC: slot and index entry per live connection, bounded by limits::max_connections.
-                let idx = self.conns.insert(conn);
+                let idx = self.conns.insert(Slot { tcp: conn, app });
                 self.index.insert(key, idx);
                 self.queue_unacked_check(idx);
             }
@@ -336,7 +373,7 @@ impl FlowTable {
 
     /// Removes a connection that has already emitted `Close`; returns its ISNs for TIME-WAIT.
     fn drop_conn(&mut self, idx: usize) -> Option<Isns> {
-        let mut conn = self.conns.remove(idx)?;
+        let Slot { tcp: mut conn, .. } = self.conns.remove(idx)?;
         conn.release(&mut self.budget);
         self.index.remove(&conn.key());
         Some(conn.isns())
@@ -344,7 +381,7 @@ impl FlowTable {
 
     /// Ends a live connection from outside: flush, `End` both ways, `Close`, forget. `frame` defaults to
     /// the connection's last packet.
-    fn end_conn<F: FnMut(FlowEvent<'_>)>(
+    fn end_conn<F: FnMut(FlowEvent<'_>, &mut A)>(
         &mut self,
         idx: usize,
         reason: EndReason,
@@ -352,12 +389,13 @@ impl FlowTable {
         ts: Timestamp,
         out: &mut F,
     ) {
-        let Some(mut conn) = self.conns.remove(idx) else {
+        let Some(Slot { tcp: mut conn, mut app }) = self.conns.remove(idx) else {
             return;
         };
         self.index.remove(&conn.key());
         let frame = frame.unwrap_or(conn.last_frame);
-        let mut ctx = Ctx::new(&mut self.stats, &mut self.budget, out, frame, ts);
+        let mut out = |ev: FlowEvent<'_>| out(ev, &mut app);
+        let mut ctx = Ctx::new(&mut self.stats, &mut self.budget, &mut out, frame, ts);
         conn.terminate(reason, &mut ctx);
         conn.release(&mut self.budget);
     }
@@ -382,7 +420,7 @@ impl FlowTable {
     }
 
     fn queue_unacked_check(&mut self, idx: usize) {
-        let Some(conn) = self.conns.get_mut(idx) else { return };
+        let Some(Slot { tcp: conn, .. }) = self.conns.get_mut(idx) else { return };
         if !conn.unacked_check {
             conn.unacked_check = true;
             // ALLOC: one queued check per connection packets came for in the last UNACKED_SECS of capture
@@ -394,7 +432,7 @@ impl FlowTable {
     /// Due unacknowledged-data checks: a connection silent for `UNACKED_SECS` with seen bytes its peer
     /// never acknowledged gets `Unacked`; one active since is checked again `UNACKED_SECS` after its
     /// latest packet.
-    fn check_unacked<F: FnMut(FlowEvent<'_>)>(&mut self, now: Timestamp, out: &mut F) {
+    fn check_unacked<F: FnMut(FlowEvent<'_>, &mut A)>(&mut self, now: Timestamp, out: &mut F) {
         let wait = secs(UNACKED_SECS);
         while let Some(&(due, idx, id)) = self.unacked_queue.front() {
             if due > now {
@@ -402,7 +440,7 @@ impl FlowTable {
             }
             self.unacked_queue.pop_front();
             // The slot may hold another connection by now (slots are reused): then the check is stale.
-            let Some(conn) = self.conns.get_mut(idx).filter(|c| c.id == id) else { continue };
+            let Some(Slot { tcp: conn, app }) = self.conns.get_mut(idx).filter(|c| c.tcp.id == id) else { continue };
             conn.unacked_check = false;
             let silent_since = conn.last_seen;
             if now.since(silent_since) < wait {
@@ -411,7 +449,7 @@ impl FlowTable {
             }
             if let Some(dir) = conn.unacked() {
                 self.stats.unacked_silences = self.stats.unacked_silences.saturating_add(1);
-                out(FlowEvent::Unacked { conn: id, dir, frame: conn.last_frame, ts: silent_since.plus(wait) });
+                out(FlowEvent::Unacked { conn: id, dir, frame: conn.last_frame, ts: silent_since.plus(wait) }, app);
             }
         }
     }
@@ -419,7 +457,7 @@ impl FlowTable {
     /// Closes connections with no packet for `Limits::conn_idle_secs` of capture time (`End{Idle}` for
     /// each open direction, then `Close`), least recently active first, and forgets TIME-WAIT 4-tuples
     /// whose time is up. Cheap enough to call on every packet: O(1) when nothing expires.
-    pub fn expire<F: FnMut(FlowEvent<'_>)>(&mut self, now: Timestamp, out: &mut F) {
+    pub fn expire_with<F: FnMut(FlowEvent<'_>, &mut A)>(&mut self, now: Timestamp, out: &mut F) {
         self.check_unacked(now, out);
         while let Some(&(until, key, generation)) = self.closed_queue.front() {
             if until > now {
@@ -431,7 +469,7 @@ impl FlowTable {
             }
         }
         while let Some(idx) = self.conns.oldest() {
-            let Some(last_seen) = self.conns.get(idx).map(|c| c.last_seen) else {
+            let Some(last_seen) = self.conns.get(idx).map(|c| c.tcp.last_seen) else {
                 break;
             };
             if now.since(last_seen) < self.idle {
@@ -445,9 +483,9 @@ impl FlowTable {
 
     /// End of capture: every open connection, in `ConnId` order, delivers what it holds (holes as gaps),
     /// ends its open directions with `EndOfCapture` (or `Fin` where a FIN was seen) and closes.
-    pub fn finish<F: FnMut(FlowEvent<'_>)>(&mut self, now: Timestamp, out: &mut F) {
+    pub fn finish_with<F: FnMut(FlowEvent<'_>, &mut A)>(&mut self, now: Timestamp, out: &mut F) {
         // ALLOC: the flush order, bounded by limits::max_connections.
-        let mut order: Vec<(ConnId, usize)> = self.conns.iter().map(|(idx, c)| (c.id, idx)).collect();
+        let mut order: Vec<(ConnId, usize)> = self.conns.iter().map(|(idx, c)| (c.tcp.id, idx)).collect();
         // Never the slab's or a HashMap's order: output must be the same on every run.
         order.sort_unstable();
         for (_, idx) in order {
@@ -696,6 +734,56 @@ mod tests {
         let mut l = Limits::default();
         f(&mut l);
         l
+    }
+
+    #[test]
+    fn each_connection_keeps_its_upper_layer_state_from_first_packet_to_close() {
+        // The state handed with an event is that event's connection's, whichever way the table reaches
+        // it: a packet, a reused 4-tuple, eviction at the cap, idle expiry, the end of the capture.
+        let mut table: FlowTable<Vec<u64>> = FlowTable::new(&limits(|l| {
+            l.max_connections = 2;
+            l.conn_idle_secs = 30;
+        }));
+        let mut closed: Vec<(u64, Vec<u64>)> = Vec::new();
+        use std::collections::BTreeMap;
+        let mut seen: BTreeMap<u64, usize> = BTreeMap::new();
+        let mut frame = 0;
+        let mut send = |table: &mut FlowTable<Vec<u64>>, closed: &mut Vec<(u64, Vec<u64>)>, seen: &mut BTreeMap<u64, usize>, src: &str, dst: &str, fl: &str, seq: u32, ack: u32, secs: i64| {
+            frame += 1;
+            let seg = TcpSegment { frame, ts: Timestamp::from_secs_nanos(secs, 0), src: addr(src), dst: addr(dst), seq, ack, flags: flags(fl), window: 65535, payload: b"x", missing: 0 };
+            table.observe(seg.ts);
+            table.expire_with(seg.ts, &mut |ev, app| record(ev, app, closed, seen));
+            table.feed_with(&seg, &mut |ev, app| record(ev, app, closed, seen));
+        };
+        fn record(ev: FlowEvent<'_>, app: &mut Vec<u64>, closed: &mut Vec<(u64, Vec<u64>)>, seen: &mut std::collections::BTreeMap<u64, usize>) {
+            let conn = Ev::of(&ev).conn();
+            app.push(conn);
+            *seen.entry(conn).or_default() += 1;
+            if let FlowEvent::Close { .. } = ev {
+                closed.push((conn, std::mem::take(app)));
+            }
+        }
+        let (c1, c2, c3) = ("10.0.0.1:1001", "10.0.0.1:1002", "10.0.0.1:1003");
+        send(&mut table, &mut closed, &mut seen, c1, S, "S", 100, 0, 1);
+        send(&mut table, &mut closed, &mut seen, c2, S, "S", 200, 0, 2);
+        send(&mut table, &mut closed, &mut seen, S, c1, "SA", 500, 101, 3);
+        // A third connection evicts the least recently active (c2) at the cap of two.
+        send(&mut table, &mut closed, &mut seen, c3, S, "S", 300, 0, 4);
+        // A new SYN on c1's 4-tuple ends it (reused) and opens another.
+        send(&mut table, &mut closed, &mut seen, c1, S, "S", 9_000, 0, 5);
+        let mut live: Vec<(ConnId, usize)> = table.apps_mut().map(|(id, app)| (id, app.len())).collect();
+        live.sort();
+        assert_eq!(live.iter().map(|(id, _)| id.0).collect::<Vec<_>>(), [2, 3]);
+        // Both go idle (30 s) before a packet at t = 40, which picks c1's 4-tuple up midstream; the end
+        // of the capture closes that one.
+        send(&mut table, &mut closed, &mut seen, c1, S, "A", 9_001, 0, 40);
+        table.finish_with(Timestamp::from_secs_nanos(41, 0), &mut |ev, app| record(ev, app, &mut closed, &mut seen));
+        assert_eq!(closed.iter().map(|(c, _)| *c).collect::<Vec<_>>(), [1, 0, 2, 3, 4]);
+        for (conn, events) in &closed {
+            assert!(events.iter().all(|c| c == conn), "connection {conn} was handed another's state: {events:?}");
+            assert_eq!(events.len(), seen[conn], "connection {conn}: its state missed some of its events");
+        }
+        assert_eq!(table.apps_mut().count(), 0);
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! TLS between reassembled TCP streams and HTTP: finds TLS by its handshake (a ClientHello at the start of
 //! the client's stream, any port), decrypts TLS 1.2 and 1.3 records with secrets from a key log, and hands
 //! the plaintext on with the frame numbers of the packets that completed each record. It owns the
-//! per-connection TLS state machine (`TlsConnection`) and the coverage bookkeeping of what stayed dark
-//! (`TlsLayer`); framing, handshake parsing, key schedules and record protection live in the submodules.
+//! per-connection TLS state machine (`TlsConnection`, inside each connection's `TlsConn`) and the coverage
+//! bookkeeping of what stayed dark (`TlsLayer`); framing, handshake parsing, key schedules and record protection live in the submodules.
 //!
 //! Gap policy: TLS cannot resynchronise after lost bytes (records are chained by sequence number, RFC 8446
 //! §5.3), so a gap turns the connection dark with reason "broken sequence"; the gap is still passed on so
@@ -15,7 +15,7 @@
 //! client logs its TLS 1.3 handshake secrets when it reads the ServerHello, which the sensor has already
 //! seen). So where a file run would go dark at once, a live connection whose secrets are not logged yet
 //! holds its records (`TlsState::Waiting`, bounded in bytes and capture time) and resumes when the sensor
-//! adds the lines it finds appended to the key log (`TlsLayer::add_secrets_and_resume`), as Wireshark
+//! adds the lines it finds appended to the key log (`TlsLayer::add_live_secrets`, then `resume`), as Wireshark
 //! re-reads a growing key log file.
 
 pub mod cipher;
@@ -25,7 +25,7 @@ pub mod keylog_tail;
 pub mod keys;
 pub mod record;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::net::SocketAddr;
 
@@ -632,17 +632,39 @@ impl Agg {
     }
 }
 
-/// The TLS layer of a run: which connections are TLS, their decryptors, the key log, and the coverage
-/// tallies per server.
+/// One connection's TLS layer, kept in the connection's layer stack (`stack::Layers`): undecided until
+/// its first bytes, then plaintext or a TLS state machine.
+#[derive(Debug)]
+pub struct TlsConn {
+    ep: Endpoints,
+    transport: Transport,
+    /// Capture time of the connection's first packet.
+    ts: Timestamp,
+    /// HTTP/2 the HTTP layer could not analyse: reason and the frame where analysis stopped.
+    h2_unanalysed: Option<(&'static str, u64)>,
+}
+
+impl TlsConn {
+    /// TLS negotiated HTTP/2 on this connection (ALPN `h2`).
+    pub fn alpn_h2(&self) -> bool {
+        matches!(&self.transport, Transport::Tls(t) if t.http2)
+    }
+
+    /// The HTTP layer could not analyse this connection's HTTP/2 (`reason`, from `frame`): tallied for the
+    /// `http2_seen` coverage fact when the connection closes.
+    pub fn http2_unanalysed(&mut self, reason: &'static str, frame: u64) {
+        self.h2_unanalysed.get_or_insert((reason, frame));
+    }
+}
+
+/// The TLS layer's run-wide state: the key log, the live key-wait budget, and the coverage tallies per
+/// server. Each connection's own state is a [`TlsConn`] its layer stack owns; the methods here take it.
 #[derive(Debug, Default)]
 pub struct TlsLayer {
     keylog: KeyLog,
-    conns: HashMap<ConnId, (Endpoints, Transport, Timestamp)>,
     dark: BTreeMap<(SocketAddr, Undecrypted), Agg>,
     /// HTTP/2 connections the HTTP layer could not analyse, by server and reason.
     http2: BTreeMap<(SocketAddr, &'static str), Agg>,
-    /// Connections whose HTTP/2 was not analysed: reason and the frame where analysis stopped.
-    h2_unanalysed: HashMap<ConnId, (&'static str, u64)>,
     stats: TlsStats,
     /// Live: see the module header.
     key_wait: Option<KeyWait>,
@@ -672,24 +694,29 @@ impl TlsLayer {
         !self.waiting.is_empty()
     }
 
-    /// Key-log lines appended since the last look: waiting connections whose secrets are now complete
-    /// pass their held records on to `out`, in connection order.
-    pub fn add_secrets_and_resume<F: FnMut(ConnId, Delivery<'_>)>(&mut self, text: &[u8], out: &mut F) {
+    /// The connections waiting for secrets, in connection order.
+    pub fn waiting_conns(&self) -> impl Iterator<Item = ConnId> + '_ {
+        self.waiting.keys().copied()
+    }
+
+    /// Key-log lines appended since the last look; then each of `waiting_conns` is `resume`d.
+    pub fn add_live_secrets(&mut self, text: &[u8]) {
         self.keylog.add_text(text);
-        let conns: Vec<ConnId> = self.waiting.keys().copied().collect();
-        for conn in conns {
-            if let Some((_, Transport::Tls(t), _)) = self.conns.get_mut(&conn) {
-                t.resume(&self.keylog, &mut |d| out(conn, d));
-            }
-            self.track_held(conn);
+    }
+
+    /// A waiting connection whose secrets are now complete passes its held records on to `out`.
+    pub fn resume<F: FnMut(Delivery<'_>)>(&mut self, conn: ConnId, c: &mut TlsConn, out: &mut F) {
+        if let Transport::Tls(t) = &mut c.transport {
+            t.resume(&self.keylog, out);
         }
+        self.track_held(conn, c);
     }
 
     /// Brings `waiting` and `held_total` up to date with one connection, and enforces the total cap.
-    fn track_held(&mut self, conn: ConnId) {
+    fn track_held(&mut self, conn: ConnId, c: &mut TlsConn) {
         let before = self.waiting.remove(&conn).unwrap_or(0);
         self.held_total = self.held_total.saturating_sub(before);
-        let Some((_, Transport::Tls(t), _)) = self.conns.get_mut(&conn) else { return };
+        let Transport::Tls(t) = &mut c.transport else { return };
         if !t.is_waiting() {
             return;
         }
@@ -704,12 +731,12 @@ impl TlsLayer {
 
     /// One direction of a connection ended: HTTP is told next, so a connection still waiting for its
     /// secrets gives up now rather than deliver after the end.
-    pub fn end(&mut self, conn: ConnId) {
+    pub fn end(&mut self, conn: ConnId, c: &mut TlsConn) {
         if self.waiting.contains_key(&conn) {
-            if let Some((_, Transport::Tls(t), _)) = self.conns.get_mut(&conn) {
+            if let Transport::Tls(t) = &mut c.transport {
                 t.give_up();
             }
-            self.track_held(conn);
+            self.track_held(conn, c);
         }
     }
 
@@ -720,62 +747,48 @@ impl TlsLayer {
         s
     }
 
-    pub fn open(&mut self, conn: ConnId, client: SocketAddr, server: SocketAddr, ts: Timestamp) {
-        // ALLOC: one transport per open connection, bounded by limits::max_connections
-        self.conns.insert(conn, (Endpoints { client, server }, Transport::Undecided, ts));
+    /// A new connection's TLS layer, undecided until its first bytes.
+    pub fn open(client: SocketAddr, server: SocketAddr, ts: Timestamp) -> TlsConn {
+        TlsConn { ep: Endpoints { client, server }, transport: Transport::Undecided, ts, h2_unanalysed: None }
     }
 
     /// In-order bytes of a connection: decides the transport on the first bytes, then passes plaintext
     /// on (decrypted when TLS).
-    pub fn data<F: FnMut(Delivery<'_>)>(&mut self, conn: ConnId, dir: Direction, bytes: &[u8], frame: u64, ts: Timestamp, out: &mut F) {
-        let Some((_, transport, _)) = self.conns.get_mut(&conn) else {
-            out(Delivery::Data { dir, bytes, frame, ts });
-            return;
-        };
-        if let Transport::Undecided = transport {
-            *transport = classify(dir, bytes, frame, self.key_wait);
-            if let Transport::Tls(_) = transport {
+    #[allow(clippy::too_many_arguments)]
+    pub fn data<F: FnMut(Delivery<'_>)>(&mut self, conn: ConnId, c: &mut TlsConn, dir: Direction, bytes: &[u8], frame: u64, ts: Timestamp, out: &mut F) {
+        if let Transport::Undecided = c.transport {
+            c.transport = classify(dir, bytes, frame, self.key_wait);
+            if let Transport::Tls(_) = c.transport {
                 self.stats.connections += 1;
             }
         }
-        match transport {
+        match &mut c.transport {
             Transport::Undecided | Transport::Plain => out(Delivery::Data { dir, bytes, frame, ts }),
             Transport::Tls(t) => {
                 let was_waiting = t.is_waiting();
                 t.data(dir, bytes, frame, ts, &self.keylog, out);
                 if was_waiting || t.is_waiting() {
-                    self.track_held(conn);
+                    self.track_held(conn, c);
                 }
             }
         }
     }
 
     /// Lost bytes of a connection; the gap is always passed on.
-    pub fn gap<F: FnMut(Delivery<'_>)>(&mut self, conn: ConnId, dir: Direction, len: u64, frame: u64, ts: Timestamp, out: &mut F) {
-        if let Some((_, Transport::Tls(t), _)) = self.conns.get_mut(&conn) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn gap<F: FnMut(Delivery<'_>)>(&mut self, conn: ConnId, c: &mut TlsConn, dir: Direction, len: u64, frame: u64, ts: Timestamp, out: &mut F) {
+        if let Transport::Tls(t) = &mut c.transport {
             t.gap(len);
         }
-        self.end(conn);
+        self.end(conn, c);
         out(Delivery::Gap { dir, len, frame, ts });
     }
 
-    /// TLS negotiated HTTP/2 on this connection (ALPN `h2`).
-    pub fn alpn_h2(&self, conn: ConnId) -> bool {
-        matches!(self.conns.get(&conn), Some((_, Transport::Tls(t), _)) if t.http2)
-    }
-
-    /// The HTTP layer could not analyse this connection's HTTP/2 (`reason`, from `frame`): tallied for the
-    /// `http2_seen` coverage fact when the connection closes.
-    pub fn http2_unanalysed(&mut self, conn: ConnId, reason: &'static str, frame: u64) {
-        self.h2_unanalysed.entry(conn).or_insert((reason, frame));
-    }
-
     /// The connection is gone: its outcome goes into the tallies.
-    pub fn close(&mut self, conn: ConnId) {
+    pub fn close(&mut self, conn: ConnId, mut c: TlsConn) {
         // A connection still waiting for secrets gives up first, so it is tallied as undecrypted.
-        self.end(conn);
-        let Some((ep, transport, ts)) = self.conns.remove(&conn) else { return };
-        let h2 = self.h2_unanalysed.remove(&conn);
+        self.end(conn, &mut c);
+        let TlsConn { ep, transport, ts, h2_unanalysed: h2 } = c;
         let mut sni = String::new();
         match transport {
             Transport::Undecided | Transport::Plain => {}
@@ -808,14 +821,9 @@ impl TlsLayer {
         }
     }
 
-    /// End of capture: every connection still open is closed and the coverage facts are emitted, one per
-    /// server and reason (sorted: deterministic).
+    /// End of capture, after every connection closed: the coverage facts, one per server and reason
+    /// (sorted: deterministic).
     pub fn finish<F: FnMut(Fact)>(&mut self, ts: Timestamp, out: &mut F) {
-        let mut open: Vec<ConnId> = self.conns.keys().copied().collect();
-        open.sort();
-        for c in open {
-            self.close(c);
-        }
         let ctx = |server: SocketAddr, key: String, a: &Agg| FactContext {
             ts: a.first_ts.unwrap_or(ts),
             session_key: key.into(),

@@ -1,0 +1,378 @@
+//! The JSON-RPC stage of one connection: between HTTP and the session stage, it turns request bodies,
+//! response bodies and SSE event data into decoded JSON-RPC messages (`jsonrpc::parse`), so the session
+//! stage receives messages, never bytes. HTTP events without a body pass through unchanged.
+//!
+//! Which bodies are read: every request body, up to `Limits::max_body_bytes` (MCP requests are JSON-RPC
+//! POSTs; a body over the cap is not decoded); a final response's body when it is `application/json` (the
+//! same cap), or when its status is 400 or more, its first [`ERROR_BODY_BYTES`] whatever its type.
+//! Nothing else is kept. HTTP/2 carries several exchanges on a connection at once, so open bodies are
+//! kept per transaction.
+
+use super::exchange::{Body, BodyText, Exchange, ERROR_BODY_BYTES};
+use crate::http::{HttpEvent, TxId};
+use crate::jsonrpc;
+
+/// Requests (and GETs) in flight kept per connection.
+const MAX_OPEN: usize = 256;
+
+/// One body being gathered.
+#[derive(Debug)]
+struct Gather {
+    // ALLOC: a body for JSON-RPC decoding, bounded by limits::max_body_bytes (error bodies by
+    // ERROR_BODY_BYTES)
+    bytes: Vec<u8>,
+    /// Bytes kept at most.
+    keep: usize,
+    /// Past `keep`: a JSON body is then not decoded; an error body is decoded from its first `keep` bytes.
+    truncate: bool,
+    over: bool,
+    /// Its text is described too (`BodyText`).
+    text: bool,
+}
+
+impl Gather {
+    fn new(keep: usize, truncate: bool) -> Gather {
+        Gather { bytes: Vec::new(), keep, truncate, over: false, text: false }
+    }
+
+    fn add(&mut self, bytes: &[u8]) {
+        if self.over {
+            return;
+        }
+        let room = self.keep.saturating_sub(self.bytes.len());
+        if bytes.len() <= room {
+            self.bytes.extend_from_slice(bytes);
+        } else if self.truncate {
+            self.bytes.extend_from_slice(bytes.get(..room).unwrap_or(bytes));
+        } else {
+            self.over = true;
+            self.bytes = Vec::new();
+        }
+    }
+
+    /// Bytes came (kept or not).
+    fn seen(&self) -> bool {
+        self.over || !self.bytes.is_empty()
+    }
+
+    fn decode(&self) -> Body {
+        if self.over {
+            return Body::OverCap;
+        }
+        if self.bytes.is_empty() {
+            return Body::Empty;
+        }
+        match jsonrpc::parse(&self.bytes) {
+            Ok(p) => Body::Messages(p.messages),
+            Err(_) => Body::Undecodable,
+        }
+    }
+
+    fn response(&self, tx: Option<TxId>) -> Exchange<'static> {
+        Exchange::ResponseBody { tx, body: self.decode(), text: self.text.then(|| BodyText::of(&self.bytes)) }
+    }
+}
+
+/// The JSON-RPC stage of one connection.
+#[derive(Debug)]
+pub struct RpcStage {
+    max_body: usize,
+    /// Requests not ended yet, by transaction (more than one only on HTTP/2 or pipelined): their body
+    /// so far, or `None` once decoded (an answer came first: what follows is not read).
+    requests: Vec<(TxId, Option<Gather>)>,
+    /// Response bodies kept, by transaction (`None`: a response the capture saw no request for).
+    responses: Vec<(Option<TxId>, Gather)>,
+    /// GET requests not answered yet: their answer's text is described whatever its status.
+    gets: Vec<TxId>,
+}
+
+impl RpcStage {
+    pub fn new(max_body: usize) -> RpcStage {
+        RpcStage { max_body, requests: Vec::new(), responses: Vec::new(), gets: Vec::new() }
+    }
+
+    /// One HTTP event of the connection; what the session stage needs goes to `out`.
+    pub fn http<F: FnMut(Exchange<'_>)>(&mut self, ev: HttpEvent<'_>, out: &mut F) {
+        match ev {
+            HttpEvent::Request { tx, ref head, .. } => {
+                if self.requests.len() >= MAX_OPEN {
+                    // Requests that never end (a client that stops mid-body, pipelined without end) are
+                    // forgotten oldest first, as the session stage forgets unanswered ones.
+                    self.requests.remove(0);
+                }
+                // ALLOC: one entry per request in flight, at most MAX_OPEN
+                self.requests.push((tx, Some(Gather::new(self.max_body, false))));
+                if head.method == "GET" {
+                    if self.gets.len() >= MAX_OPEN {
+                        self.gets.remove(0);
+                    }
+                    // ALLOC: one entry per GET in flight, at most MAX_OPEN
+                    self.gets.push(tx);
+                }
+                out(Exchange::Http(ev));
+            }
+            HttpEvent::RequestBody { tx, bytes, .. } => {
+                if let Some((_, Some(g))) = self.requests.iter_mut().find(|(t, _)| *t == tx) {
+                    g.add(bytes);
+                }
+            }
+            HttpEvent::RequestEnd { tx, .. } => {
+                self.request_done(tx, out);
+                self.requests.retain(|(t, _)| *t != tx);
+                out(Exchange::Http(ev));
+            }
+            HttpEvent::Response { tx, ref head, .. } => {
+                // 1xx responses are interim (RFC 9110 §15.2): the final one follows on the same transaction.
+                if head.status >= 200 {
+                    if let Some(t) = tx {
+                        // An answer before the request ended: judged on what the request had sent.
+                        self.request_done(t, out);
+                    }
+                    let get = tx.and_then(|t| self.gets.iter().position(|g| *g == t)).map(|i| self.gets.swap_remove(i)).is_some();
+                    let json = head.headers.content_type().as_deref() == Some("application/json");
+                    let mut keep = if json {
+                        Some(Gather::new(self.max_body, false))
+                    } else if head.status >= 400 {
+                        Some(Gather::new(ERROR_BODY_BYTES, true))
+                    } else if get {
+                        // Described, but only JSON and error bodies are read (an empty one is "empty").
+                        Some(Gather::new(0, true))
+                    } else {
+                        None
+                    };
+                    if let Some(g) = keep.as_mut() {
+                        g.text = get || head.status >= 400;
+                    }
+                    self.responses.retain(|(t, _)| *t != tx);
+                    if let Some(g) = keep {
+                        // ALLOC: one entry per response whose body is read, in flight
+                        self.responses.push((tx, g));
+                    }
+                }
+                out(Exchange::Http(ev));
+            }
+            HttpEvent::ResponseBody { tx, bytes, .. } => {
+                if let Some((_, g)) = self.responses.iter_mut().find(|(t, _)| *t == tx) {
+                    g.add(bytes);
+                }
+            }
+            HttpEvent::ResponseEnd { tx, .. } => {
+                self.response_done(tx, out);
+                out(Exchange::Http(ev));
+            }
+            HttpEvent::Sse { tx, event, frame, ts } => {
+                let payload = (event.has_data && !event.data.trim().is_empty()).then(|| jsonrpc::parse(event.data.as_bytes()));
+                out(Exchange::Sse { tx, event, payload, frame, ts });
+            }
+            // The body's length only, for transaction logs; its events follow.
+            HttpEvent::SseBody { .. } => {}
+            _ => out(Exchange::Http(ev)),
+        }
+    }
+
+    /// The connection closes: bodies that never ended are decoded as they stand.
+    pub fn close<F: FnMut(Exchange<'_>)>(&mut self, out: &mut F) {
+        for (tx, g) in std::mem::take(&mut self.requests) {
+            if let Some(g) = g.filter(Gather::seen) {
+                out(Exchange::RequestBody { tx, body: g.decode() });
+            }
+        }
+        for (tx, g) in std::mem::take(&mut self.responses) {
+            out(g.response(tx));
+        }
+    }
+
+    fn request_done<F: FnMut(Exchange<'_>)>(&mut self, tx: TxId, out: &mut F) {
+        if let Some(g) = self.requests.iter_mut().find(|(t, _)| *t == tx).and_then(|(_, g)| g.take()).filter(Gather::seen) {
+            out(Exchange::RequestBody { tx, body: g.decode() });
+        }
+    }
+
+    fn response_done<F: FnMut(Exchange<'_>)>(&mut self, tx: Option<TxId>, out: &mut F) {
+        if let Some(i) = self.responses.iter().position(|(t, _)| *t == tx) {
+            let (_, g) = self.responses.swap_remove(i);
+            out(g.response(tx));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+    use super::*;
+    use crate::http::head::{parse_request, parse_response, HeadParse};
+    use crate::http::{MessageEnd, SseEvent};
+    use crate::jsonrpc::Message;
+    use crate::time::Timestamp;
+
+    const T: Timestamp = Timestamp::ZERO;
+
+    /// What came out, owned: the kind of each exchange, with the decoded bodies.
+    #[derive(Debug, PartialEq)]
+    enum Out {
+        Http(&'static str),
+        Req(TxId, Body),
+        Resp(Option<TxId>, Body, Option<BodyText>),
+        Sse(Option<Result<usize, ()>>),
+    }
+
+    fn run(stage: &mut RpcStage, ev: HttpEvent<'_>, outs: &mut Vec<Out>) {
+        stage.http(ev, &mut |x| outs.push(own(x)));
+    }
+
+    fn own(x: Exchange<'_>) -> Out {
+        match x {
+            Exchange::Http(h) => Out::Http(match h {
+                HttpEvent::Request { .. } => "request",
+                HttpEvent::RequestEnd { .. } => "request-end",
+                HttpEvent::Response { .. } => "response",
+                HttpEvent::ResponseEnd { .. } => "response-end",
+                HttpEvent::RequestBody { .. } | HttpEvent::ResponseBody { .. } | HttpEvent::Sse { .. } | HttpEvent::SseBody { .. } => {
+                    panic!("a body reached the session stage: {h:?}")
+                }
+                _ => "other",
+            }),
+            Exchange::RequestBody { tx, body } => Out::Req(tx, body),
+            Exchange::ResponseBody { tx, body, text } => Out::Resp(tx, body, text),
+            Exchange::Sse { payload, .. } => Out::Sse(payload.map(|p| p.map(|p| p.messages.len()).map_err(|_| ()))),
+            x => panic!("the JSON-RPC stage made {x:?}"),
+        }
+    }
+
+    fn request(tx: TxId, method: &str) -> HttpEvent<'static> {
+        let text = format!("{method} /mcp HTTP/1.1\r\nHost: x\r\n\r\n");
+        let HeadParse::Complete { head, .. } = parse_request(text.as_bytes()) else { panic!() };
+        HttpEvent::Request { tx, head, frame: 1, ts: T }
+    }
+
+    fn response(tx: TxId, status: u16, media: &str) -> HttpEvent<'static> {
+        let text = format!("HTTP/1.1 {status} X\r\nContent-Type: {media}\r\n\r\n");
+        let HeadParse::Complete { head, .. } = parse_response(text.as_bytes()) else { panic!() };
+        HttpEvent::Response { tx: Some(tx), head, frame: 2, ts: T }
+    }
+
+    fn method_of(body: &Body) -> Option<&str> {
+        match body {
+            Body::Messages(m) => m.first().and_then(Message::method),
+            _ => None,
+        }
+    }
+
+    const CALL: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#;
+
+    #[test]
+    fn a_request_body_is_decoded_once_from_all_its_pieces_just_before_its_end() {
+        let (mut s, mut outs) = (RpcStage::new(1 << 20), Vec::new());
+        run(&mut s, request(1, "POST"), &mut outs);
+        for piece in CALL.chunks(7) {
+            run(&mut s, HttpEvent::RequestBody { tx: 1, bytes: piece, frame: 1, ts: T }, &mut outs);
+        }
+        run(&mut s, HttpEvent::RequestEnd { tx: 1, end: MessageEnd::Complete, frame: 1, ts: T }, &mut outs);
+        assert_eq!(outs.len(), 3, "{outs:?}");
+        assert_eq!(outs[0], Out::Http("request"));
+        let Out::Req(1, body) = &outs[1] else { panic!("{outs:?}") };
+        assert_eq!(method_of(body), Some("tools/call"));
+        assert_eq!(outs[2], Out::Http("request-end"));
+    }
+
+    #[test]
+    fn an_answer_before_the_request_ended_is_judged_on_what_the_request_had_sent() {
+        let (mut s, mut outs) = (RpcStage::new(1 << 20), Vec::new());
+        run(&mut s, request(1, "POST"), &mut outs);
+        run(&mut s, HttpEvent::RequestBody { tx: 1, bytes: &CALL[..20], frame: 1, ts: T }, &mut outs);
+        run(&mut s, response(1, 413, "text/plain"), &mut outs);
+        assert_eq!(outs[1], Out::Req(1, Body::Undecodable));
+        assert_eq!(outs[2], Out::Http("response"));
+        // The rest of the body is not read, and the request is not decoded again at its end.
+        run(&mut s, HttpEvent::RequestBody { tx: 1, bytes: &CALL[20..], frame: 1, ts: T }, &mut outs);
+        run(&mut s, HttpEvent::RequestEnd { tx: 1, end: MessageEnd::Complete, frame: 1, ts: T }, &mut outs);
+        assert_eq!(&outs[3..], [Out::Http("request-end")]);
+        // A request without body bytes has nothing decoded.
+        outs.clear();
+        run(&mut s, request(2, "GET"), &mut outs);
+        run(&mut s, HttpEvent::RequestEnd { tx: 2, end: MessageEnd::Complete, frame: 1, ts: T }, &mut outs);
+        assert_eq!(outs, [Out::Http("request"), Out::Http("request-end")]);
+    }
+
+    #[test]
+    fn json_bodies_over_the_cap_are_not_decoded_and_error_bodies_are_cut_not_dropped() {
+        let (mut s, mut outs) = (RpcStage::new(10), Vec::new());
+        run(&mut s, request(1, "POST"), &mut outs);
+        run(&mut s, HttpEvent::RequestBody { tx: 1, bytes: CALL, frame: 1, ts: T }, &mut outs);
+        run(&mut s, HttpEvent::RequestEnd { tx: 1, end: MessageEnd::Complete, frame: 1, ts: T }, &mut outs);
+        assert_eq!(outs[1], Out::Req(1, Body::OverCap));
+
+        let error = br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}"#;
+        for (status, media, body, want) in [
+            // Over the cap (10 bytes) as JSON; an error of another type is read from its first 4 KiB.
+            (200, "application/json", &error[..], Body::OverCap),
+            (404, "text/plain", &error[..], Body::Messages(vec![Message::Error { id: crate::jsonrpc::Id::Null, code: -32001, message: "Session not found".into() }])),
+        ] {
+            outs.clear();
+            run(&mut s, request(2, "POST"), &mut outs);
+            run(&mut s, response(2, status, media), &mut outs);
+            run(&mut s, HttpEvent::ResponseBody { tx: Some(2), bytes: body, frame: 3, ts: T }, &mut outs);
+            run(&mut s, HttpEvent::ResponseEnd { tx: Some(2), end: MessageEnd::Complete, frame: 3, ts: T }, &mut outs);
+            let Out::Resp(Some(2), got, _) = &outs[2] else { panic!("{outs:?}") };
+            assert_eq!(got, &want, "{status} {media}");
+        }
+
+        outs.clear();
+        let page = format!("\n  <html>{}", "x".repeat(2 * ERROR_BODY_BYTES));
+        run(&mut s, request(3, "POST"), &mut outs);
+        run(&mut s, response(3, 502, "text/html"), &mut outs);
+        run(&mut s, HttpEvent::ResponseBody { tx: Some(3), bytes: page.as_bytes(), frame: 3, ts: T }, &mut outs);
+        run(&mut s, HttpEvent::ResponseEnd { tx: Some(3), end: MessageEnd::Complete, frame: 3, ts: T }, &mut outs);
+        let Out::Resp(Some(3), Body::Undecodable, Some(text)) = &outs[2] else { panic!("{outs:?}") };
+        assert!(text.markup && !text.blank);
+        assert_eq!(text.first_line.chars().count(), crate::stack::exchange::FIRST_LINE_CHARS);
+        assert!(text.first_line.starts_with("<html>x"));
+    }
+
+    #[test]
+    fn only_json_error_and_get_answers_are_read_and_only_errors_and_gets_are_described() {
+        let (mut s, mut outs) = (RpcStage::new(1 << 20), Vec::new());
+        // A POST answered 200 in HTML: nothing for the session stage beyond the head and end.
+        run(&mut s, request(1, "POST"), &mut outs);
+        run(&mut s, response(1, 200, "text/html"), &mut outs);
+        run(&mut s, HttpEvent::ResponseBody { tx: Some(1), bytes: b"<p>hi</p>", frame: 3, ts: T }, &mut outs);
+        run(&mut s, HttpEvent::ResponseEnd { tx: Some(1), end: MessageEnd::Complete, frame: 3, ts: T }, &mut outs);
+        assert_eq!(outs, [Out::Http("request"), Out::Http("response"), Out::Http("response-end")]);
+        // A POST answered 200 in JSON: decoded, not described.
+        outs.clear();
+        run(&mut s, request(2, "POST"), &mut outs);
+        run(&mut s, response(2, 200, "application/json"), &mut outs);
+        run(&mut s, HttpEvent::ResponseBody { tx: Some(2), bytes: CALL, frame: 3, ts: T }, &mut outs);
+        run(&mut s, HttpEvent::ResponseEnd { tx: Some(2), end: MessageEnd::Complete, frame: 3, ts: T }, &mut outs);
+        let Out::Resp(Some(2), body, None) = &outs[2] else { panic!("{outs:?}") };
+        assert_eq!(method_of(body), Some("tools/call"));
+        // A GET answered 200 in HTML: described (as blank: its body is not read), never decoded.
+        outs.clear();
+        run(&mut s, request(3, "GET"), &mut outs);
+        run(&mut s, response(3, 200, "text/html"), &mut outs);
+        run(&mut s, HttpEvent::ResponseBody { tx: Some(3), bytes: b"<p>hi</p>", frame: 3, ts: T }, &mut outs);
+        run(&mut s, HttpEvent::ResponseEnd { tx: Some(3), end: MessageEnd::Complete, frame: 3, ts: T }, &mut outs);
+        let Out::Resp(Some(3), Body::Empty, Some(text)) = &outs[2] else { panic!("{outs:?}") };
+        assert!(text.blank);
+    }
+
+    #[test]
+    fn sse_data_is_decoded_and_bodies_that_never_ended_are_decoded_at_close() {
+        let (mut s, mut outs) = (RpcStage::new(1 << 20), Vec::new());
+        for (data, has_data, want) in [(std::str::from_utf8(CALL).unwrap(), true, Some(Ok(1))), ("", true, None), (" \n", true, None), ("x", false, None), ("nope", true, Some(Err(())))] {
+            let event = SseEvent { data: data.into(), has_data, ..SseEvent::default() };
+            run(&mut s, HttpEvent::Sse { tx: Some(1), event, frame: 4, ts: T }, &mut outs);
+            assert_eq!(outs.pop(), Some(Out::Sse(want)), "{data:?}");
+        }
+        run(&mut s, request(2, "POST"), &mut outs);
+        run(&mut s, HttpEvent::RequestBody { tx: 2, bytes: CALL, frame: 1, ts: T }, &mut outs);
+        run(&mut s, request(3, "POST"), &mut outs);
+        run(&mut s, response(3, 200, "application/json"), &mut outs);
+        run(&mut s, HttpEvent::ResponseBody { tx: Some(3), bytes: CALL, frame: 3, ts: T }, &mut outs);
+        outs.clear();
+        s.close(&mut |x| outs.push(own(x)));
+        assert_eq!(outs.len(), 2, "{outs:?}");
+        assert!(matches!(&outs[0], Out::Req(2, b) if method_of(b) == Some("tools/call")));
+        assert!(matches!(&outs[1], Out::Resp(Some(3), b, None) if method_of(b) == Some("tools/call")));
+    }
+}
