@@ -144,6 +144,11 @@ impl Headers {
     }
 
     /// Media type without parameters, lower-cased (`text/event-stream; charset=utf-8` -> `text/event-stream`).
+    /// The media type is `lower` (compared without case, parameters ignored), without allocating.
+    pub fn media_type_is(&self, lower: &str) -> bool {
+        self.get("content-type").is_some_and(|v| v.split(';').next().unwrap_or("").trim().eq_ignore_ascii_case(lower))
+    }
+
     pub fn content_type(&self) -> Option<String> {
         self.get("content-type").map(|v| {
             v.split(';').next().unwrap_or("").trim().to_ascii_lowercase()

@@ -40,7 +40,7 @@ impl McpTracker {
             let param = legacy_param(event.data.trim()).map(str::to_string);
             if !in_streamable {
                 if let Some(p) = param {
-                    let key = SessionKey { server, ident: SessionIdent::LegacyParam(p) };
+                    let key = SessionKey { server, ident: SessionIdent::LegacyParam(p.into()) };
                     resp.session = Some(key.clone());
                     // Through the table like every other session: a server announcing endless endpoints
                     // must not grow it past the cap.

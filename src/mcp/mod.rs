@@ -403,7 +403,7 @@ impl McpTracker {
         }
         // A waiting request's answer (an event id, a minted session id) may be what the capture lost.
         for sid in waiting_sids {
-            if let Some(s) = self.sessions.get_mut(&SessionKey { server, ident: SessionIdent::McpSessionId(sid) }) {
+            if let Some(s) = self.sessions.get_mut(&SessionKey { server, ident: SessionIdent::McpSessionId(sid.into()) }) {
                 s.gap = true;
             }
         }
@@ -603,8 +603,8 @@ impl McpTracker {
     /// The session a request belongs to, created if needed. `resp_sid` is the id a response mints.
     fn session_for(&mut self, client: SocketAddr, server: SocketAddr, info: &KeyInfo, resp_sid: Option<&str>, ts: Timestamp) -> SessionKey {
         let ident = match (info.session_id.as_deref().or(resp_sid), &info.legacy) {
-            (Some(sid), _) => SessionIdent::McpSessionId(sid.to_string()),
-            (None, Some(p)) => SessionIdent::LegacyParam(p.clone()),
+            (Some(sid), _) => SessionIdent::McpSessionId(sid.into()),
+            (None, Some(p)) => SessionIdent::LegacyParam(p.as_str().into()),
             (None, None) => {
                 // Requests without a session id follow the client's latest handshake on the endpoint;
                 // stateless exchanges have none.
@@ -613,7 +613,7 @@ impl McpTracker {
                 } else {
                     self.clients.get(&(client.ip(), server)).and_then(|c| c.handshakes.get(&info.path)).copied().unwrap_or(0)
                 };
-                SessionIdent::Anonymous { client: client.ip(), endpoint: info.path.clone(), client_name: info.client_name.clone(), handshake }
+                SessionIdent::Anonymous { client: client.ip(), endpoint: info.path.as_str().into(), client_name: info.client_name.as_deref().map(std::sync::Arc::from), handshake }
             }
         };
         let key = SessionKey { server, ident };
@@ -675,7 +675,7 @@ impl McpTracker {
         }
         let client_key = (client.ip(), server);
         // A session id the capture has not seen before (checked before the session is made for it).
-        let new_sid = req_sid.as_ref().filter(|sid| !self.sessions.contains_key(&SessionKey { server, ident: SessionIdent::McpSessionId((*sid).clone()) })).cloned();
+        let new_sid = req_sid.as_ref().filter(|sid| !self.sessions.contains_key(&SessionKey { server, ident: SessionIdent::McpSessionId(sid.as_str().into()) })).cloned();
         let previous_sid = {
             let c = self.client_mut(client_key.0, client_key.1);
             let prev = c.last_sid.clone();
@@ -697,6 +697,10 @@ impl McpTracker {
             return;
         }
         let key = self.session_for(client, server, &info, None, ts);
+        // Its response keys the same session from the same request: kept for it, not built again.
+        if let Some(req) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.req.as_mut()) {
+            req.key = Some(info);
+        }
         let cap_ids = self.limits.max_pending_per_session.saturating_mul(4);
         let Some(s) = self.sessions.get_mut(&key) else { return };
         s.request_sent(&ids, cap_ids);

@@ -22,13 +22,15 @@ pub(super) struct Req {
     pub(super) frame: u64,
     pub(super) ts: Timestamp,
     pub(super) messages: Option<Vec<Message>>,
+    /// What keys its session (`key_info`), once built.
+    pub(super) key: Option<KeyInfo>,
     /// Request-side facts were emitted (at RequestEnd, or at the response if that came first).
     pub(super) checked: bool,
 }
 
 impl Req {
     pub(super) fn from_head(head: RequestHead, frame: u64, ts: Timestamp) -> Req {
-        Req { head, h2_stream: None, frame, ts, messages: None, checked: false }
+        Req { head, h2_stream: None, frame, ts, messages: None, key: None, checked: false }
     }
 
     /// The HTTP method.

@@ -81,7 +81,7 @@ impl McpTracker {
         let requested = req.requested_version();
         let req_frame = req.frame;
         let (req_ts, req_method, h2_stream) = (req.ts, req.method().to_string(), req.h2_stream);
-        let info = req.key_info();
+        let info = req.key.take().unwrap_or_else(|| req.key_info());
         if !req.checked {
             self.request_end(conn, tx, ts, out);
         }

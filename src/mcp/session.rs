@@ -12,14 +12,14 @@ use crate::time::Timestamp;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SessionIdent {
     /// Streamable HTTP: `Mcp-Session-Id` (2025-03-26 transports, "Session Management").
-    McpSessionId(String),
+    McpSessionId(Arc<str>),
     /// HTTP+SSE: the session parameter of the POST URL announced in the `endpoint` event.
-    LegacyParam(String),
+    LegacyParam(Arc<str>),
     /// No session on the wire: client address, endpoint, the `_meta` `clientInfo.name` when present, and
     /// the `initialize` handshake the requests follow (a serial per handshake; 0 for stateless 2026-07-28
     /// exchanges, which have none). A Streamable HTTP server that mints no session id thus gets one
     /// session per handshake, never one per IP address (INCIDENTS.md "session").
-    Anonymous { client: IpAddr, endpoint: String, client_name: Option<String>, handshake: u64 },
+    Anonymous { client: IpAddr, endpoint: Arc<str>, client_name: Option<Arc<str>>, handshake: u64 },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -129,7 +129,7 @@ impl RpcStage {
                         self.request_done(t, out);
                     }
                     let get = tx.and_then(|t| self.gets.iter().position(|g| *g == t)).map(|i| self.gets.swap_remove(i)).is_some();
-                    let json = head.headers.content_type().as_deref() == Some("application/json");
+                    let json = head.headers.media_type_is("application/json");
                     let mut keep = if json {
                         Some(Gather::new(self.max_body, false))
                     } else if head.status >= 400 {
