@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(capture decode reassembly http h2 sse jsonrpc analyzer shards coding)
+[ ${#targets[@]} -gt 0 ] || targets=(capture decode reassembly http h2 sse jsonrpc jsonrpc_push analyzer shards coding)
 [ -d corpus ] || ./seed.sh
 export RUSTC_BOOTSTRAP=1
 for t in "${targets[@]}"; do

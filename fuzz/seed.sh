@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora (fuzz/corpus/<target>/, not committed) from samples/*.pcap*: the capture,
 # analyzer and shards targets get the files whole; decode gets single packets; jsonrpc, sse and http get payloads cut
-# from them; reassembly gets the TCP segments of each Ethernet sample in its own input format. Idempotent.
+# from them (jsonrpc_push the jsonrpc ones behind a chunking prefix); reassembly gets the TCP segments of each
+# Ethernet sample in its own input format. Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")"
 for t in capture analyzer shards decode reassembly http sse jsonrpc coding; do mkdir -p "corpus/$t"; done
@@ -102,6 +103,16 @@ for i, t in enumerate(texts):
         open(f'corpus/coding/zlib-{i}-{split}', 'wb').write(bytes([2, split]) + z)
         open(f'corpus/coding/raw-{i}-{split}', 'wb').write(bytes([2, split]) + raw)
 PY
-for t in capture analyzer shards decode reassembly http sse jsonrpc coding; do
+# jsonrpc_push: the jsonrpc seeds behind a chunking prefix (count byte, chunk sizes): whole, byte by byte,
+# in 7-byte pieces, or in pieces of 3 and 200 with empty feeds between, one of these per seed in turn.
+python3 - <<'PY'
+import os
+os.makedirs('corpus/jsonrpc_push', exist_ok=True)
+prefixes = [b'\x00', b'\x01\x01', b'\x01\x07', b'\x04\x03\x00\xc8\x00']
+for i, name in enumerate(sorted(os.listdir('corpus/jsonrpc'))):
+    body = open(f'corpus/jsonrpc/{name}', 'rb').read()
+    open(f'corpus/jsonrpc_push/{name}', 'wb').write(prefixes[i % len(prefixes)] + body)
+PY
+for t in capture analyzer shards decode reassembly http sse jsonrpc jsonrpc_push coding; do
   echo "$t: $(ls "corpus/$t" | wc -l) seeds"
 done

@@ -9,7 +9,10 @@ use serde::Deserialize;
 
 #[cfg(any(test, fuzzing))]
 pub mod oracle;
+mod push;
 mod scan;
+
+pub use push::Push;
 
 /// A JSON-RPC id (§4: a String, Number, or Null).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -266,10 +269,10 @@ mod tests {
     /// JSON-ish text from a small grammar with the corners serde and the scanner must agree on: odd
     /// numbers, escapes, surrogates, control characters, invalid UTF-8, duplicate and escaped keys,
     /// structs written as arrays, and now and then a byte dropped, added or changed.
-    struct Gen(u64);
+    pub(super) struct Gen(pub(super) u64);
 
     impl Gen {
-        fn next(&mut self, n: usize) -> usize {
+        pub(super) fn next(&mut self, n: usize) -> usize {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
@@ -325,7 +328,7 @@ mod tests {
             }
         }
 
-        fn payload(&mut self) -> Vec<u8> {
+        pub(super) fn payload(&mut self) -> Vec<u8> {
             let mut out = Vec::new();
             if self.next(2) == 0 {
                 // A message-shaped object: the members mcptap reads, with random values.

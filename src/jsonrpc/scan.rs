@@ -43,7 +43,7 @@ type R<T> = Result<T, String>;
 /// time (SWAR: a byte is flagged when it is below 0x20 or equals `"` or a backslash; borrows only flag bytes
 /// above a flagged one, so the lowest flag is exact); text between escapes is often short, so this beats
 /// a `memchr` call per run.
-fn special(s: &[u8]) -> Option<usize> {
+pub(super) fn special(s: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
@@ -65,7 +65,7 @@ fn special(s: &[u8]) -> Option<usize> {
 /// The open containers of a skipped subtree, one bit each (set: an object): the first 128 levels in a
 /// word, so skipping a value allocates nothing unless it nests deeper than that.
 #[derive(Default)]
-struct Brackets {
+pub(super) struct Brackets {
     depth: usize,
     near: u128,
     // ALLOC: only below 128 levels of nesting, one byte per level, bounded by the body's size
@@ -73,7 +73,7 @@ struct Brackets {
 }
 
 impl Brackets {
-    fn push(&mut self, object: bool) {
+    pub(super) fn push(&mut self, object: bool) {
         if self.depth < 128 {
             self.near = (self.near & !(1 << self.depth)) | (u128::from(object) << self.depth);
         } else {
@@ -82,7 +82,7 @@ impl Brackets {
         self.depth += 1;
     }
 
-    fn last(&self) -> Option<bool> {
+    pub(super) fn last(&self) -> Option<bool> {
         match self.depth {
             0 => None,
             d if d <= 128 => Some(self.near >> (d - 1) & 1 == 1),
@@ -90,7 +90,7 @@ impl Brackets {
         }
     }
 
-    fn pop(&mut self) {
+    pub(super) fn pop(&mut self) {
         if self.depth > 128 {
             self.deep.pop();
         }
@@ -99,7 +99,7 @@ impl Brackets {
 }
 
 /// A number read for its value, as serde_json classifies it.
-enum Num {
+pub(super) enum Num {
     U64(u64),
     I64(i64),
     F64(f64),
@@ -198,7 +198,7 @@ impl<'a> Scan<'a> {
 
     /// A number read for its value: an integer that fits u64 (or i64, negative) stays one, anything
     /// else is an f64, which must be finite.
-    fn number(&mut self) -> R<Num> {
+    pub(super) fn number(&mut self) -> R<Num> {
         let start = self.i;
         let float = self.number_grammar()?;
         let text = self.b.get(start..self.i).unwrap_or_default();

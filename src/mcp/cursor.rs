@@ -50,21 +50,22 @@ pub enum Step {
 fn order_key(id: &str) -> Option<(String, Vec<u128>)> {
     let mut skeleton = String::with_capacity(id.len());
     let mut nums = Vec::new();
-    let mut run = String::new();
+    // The digit run being read, as a number (`None` past u128: the id is opaque).
+    let mut run: Option<Option<u128>> = None;
     for c in id.chars() {
-        if c.is_ascii_digit() {
-            run.push(c);
+        if let Some(d) = c.to_digit(10).filter(|_| c.is_ascii_digit()) {
+            let n = run.unwrap_or(Some(0));
+            run = Some(n.and_then(|n| n.checked_mul(10)).and_then(|n| n.checked_add(u128::from(d))));
         } else {
-            if !run.is_empty() {
-                nums.push(run.parse::<u128>().ok()?);
-                run.clear();
+            if let Some(n) = run.take() {
+                nums.push(n?);
                 skeleton.push('#');
             }
             skeleton.push(c);
         }
     }
-    if !run.is_empty() {
-        nums.push(run.parse::<u128>().ok()?);
+    if let Some(n) = run {
+        nums.push(n?);
         skeleton.push('#');
     }
     if nums.is_empty() {
@@ -160,5 +161,11 @@ mod tests {
     fn cursor_huge_digit_run_is_opaque_not_a_panic() {
         let long = "9".repeat(60);
         assert_eq!(run(&[&long, "1"]).0.as_str(), "unordered-unique");
+        // The largest run that fits a u128 still orders; one more and the id is opaque.
+        let max = u128::MAX.to_string();
+        let (state, steps) = run(&[&format!("e-{}", u128::MAX - 1), &format!("e-{max}")]);
+        assert_eq!((state.as_str(), steps[1]), ("ordered", Step::Advanced));
+        assert_eq!(order_key(&format!("e-{}0", max)), None);
+        assert_eq!(order_key("a7b0042c"), Some(("a#b#c".to_string(), vec![7, 42])));
     }
 }

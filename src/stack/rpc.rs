@@ -1,6 +1,9 @@
 //! The JSON-RPC stage of one connection: between HTTP and the session stage, it turns request bodies,
-//! response bodies and SSE event data into decoded JSON-RPC messages (`jsonrpc::parse`), so the session
-//! stage receives messages, never bytes. HTTP events without a body pass through unchanged.
+//! response bodies and SSE event data into decoded JSON-RPC messages, so the session stage receives
+//! messages, never bytes. A body is fed to the scanner as its bytes arrive (`jsonrpc::Push`): the slices
+//! HTTP hands up, borrowed from the packet on the in-order path, are read where they lie and never
+//! gathered. An SSE event's data, which the SSE parser has already assembled, is read in one go
+//! (`jsonrpc::parse`). HTTP events without a body pass through unchanged.
 //!
 //! Which bodies are read: every request body, up to `Limits::max_body_bytes` (MCP requests are JSON-RPC
 //! POSTs; a body over the cap is not decoded); a final response's body when it is `application/json` (the
@@ -10,66 +13,79 @@
 
 use super::exchange::{Body, BodyText, Exchange, ERROR_BODY_BYTES};
 use crate::http::{HttpEvent, TxId};
-use crate::jsonrpc;
+use crate::jsonrpc::{self, Push};
 
 /// Requests (and GETs) in flight kept per connection.
 const MAX_OPEN: usize = 256;
 
-/// One body being gathered.
+/// One body being read: fed to the JSON-RPC scanner as its bytes arrive (`jsonrpc::Push`), never gathered
+/// for it; only the text of an error or of a GET's answer is kept, for its description.
 #[derive(Debug)]
 struct Gather {
-    // ALLOC: a body for JSON-RPC decoding, bounded by limits::max_body_bytes (error bodies by
-    // ERROR_BODY_BYTES)
-    bytes: Vec<u8>,
-    /// Bytes kept at most.
+    rpc: Push,
+    /// Body bytes seen (at most `keep` counted once `truncate` cut it).
+    seen: usize,
+    /// Bytes read at most.
     keep: usize,
     /// Past `keep`: a JSON body is then not decoded; an error body is decoded from its first `keep` bytes.
     truncate: bool,
     over: bool,
-    /// Its text is described too (`BodyText`).
-    text: bool,
+    // ALLOC: the body as text, only for errors and answers to GETs (BodyText), bounded by `keep`
+    text: Option<Vec<u8>>,
 }
 
 impl Gather {
     fn new(keep: usize, truncate: bool) -> Gather {
-        Gather { bytes: Vec::new(), keep, truncate, over: false, text: false }
+        Gather { rpc: Push::new(), seen: 0, keep, truncate, over: false, text: None }
     }
 
     fn add(&mut self, bytes: &[u8]) {
         if self.over {
             return;
         }
-        let room = self.keep.saturating_sub(self.bytes.len());
-        if bytes.len() <= room {
-            self.bytes.extend_from_slice(bytes);
+        let room = self.keep.saturating_sub(self.seen);
+        let take = if bytes.len() <= room {
+            bytes
         } else if self.truncate {
-            self.bytes.extend_from_slice(bytes.get(..room).unwrap_or(bytes));
+            bytes.get(..room).unwrap_or(bytes)
         } else {
             self.over = true;
-            self.bytes = Vec::new();
+            if let Some(t) = self.text.as_mut() {
+                *t = Vec::new();
+            }
+            return;
+        };
+        self.seen += take.len();
+        // A payload already known not to be JSON-RPC needs none of its remaining bytes.
+        if !self.rpc.failed() {
+            self.rpc.feed(take);
+        }
+        if let Some(t) = self.text.as_mut() {
+            t.extend_from_slice(take);
         }
     }
 
     /// Bytes came (kept or not).
     fn seen(&self) -> bool {
-        self.over || !self.bytes.is_empty()
+        self.over || self.seen > 0
     }
 
-    fn decode(&self) -> Body {
+    fn decode(self) -> Body {
         if self.over {
             return Body::OverCap;
         }
-        if self.bytes.is_empty() {
+        if self.seen == 0 {
             return Body::Empty;
         }
-        match jsonrpc::parse(&self.bytes) {
+        match self.rpc.finish() {
             Ok(p) => Body::Messages(p.messages),
             Err(_) => Body::Undecodable,
         }
     }
 
-    fn response(&self, tx: Option<TxId>) -> Exchange<'static> {
-        Exchange::ResponseBody { tx, body: self.decode(), text: self.text.then(|| BodyText::of(&self.bytes)) }
+    fn response(mut self, tx: Option<TxId>) -> Exchange<'static> {
+        let text = self.text.take().map(|t| BodyText::of(&t));
+        Exchange::ResponseBody { tx, body: self.decode(), text }
     }
 }
 
@@ -140,8 +156,8 @@ impl RpcStage {
                     } else {
                         None
                     };
-                    if let Some(g) = keep.as_mut() {
-                        g.text = get || head.status >= 400;
+                    if let Some(g) = keep.as_mut().filter(|_| get || head.status >= 400) {
+                        g.text = Some(Vec::new());
                     }
                     self.responses.retain(|(t, _)| *t != tx);
                     if let Some(g) = keep {
