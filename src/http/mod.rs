@@ -63,6 +63,7 @@ pub mod head;
 pub mod switch;
 pub mod sse;
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use memchr::memchr;
@@ -181,21 +182,37 @@ pub struct ResponseHead {
     pub headers: Headers,
 }
 
-/// One dispatched SSE event (WHATWG HTML §9.2.6). Fields are those of this event only.
+/// One dispatched SSE event (WHATWG HTML §9.2.6). Fields are those of this event only. Its text is
+/// borrowed from the SSE parser's buffers, valid until the parser is fed again (copied only where it is not
+/// valid UTF-8, to replace what is not); `into_owned` keeps it longer.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct SseEvent {
+pub struct SseEvent<'a> {
     /// `event:` field; `None` means the default type `message`.
-    pub event: Option<String>,
+    pub event: Option<Cow<'a, str>>,
     /// `data:` lines joined with `\n`.
-    pub data: String,
+    pub data: Cow<'a, str>,
     /// Whether any `data:` line was present (a priming event has `data:` with an empty value).
     pub has_data: bool,
     /// `id:` field of this event, if the event had one.
-    pub id: Option<String>,
+    pub id: Option<Cow<'a, str>>,
     /// `retry:` field, milliseconds.
     pub retry: Option<u64>,
     /// The event was cut at `Limits::max_sse_event_bytes`.
     pub truncated: bool,
+}
+
+impl SseEvent<'_> {
+    /// The event with its text copied out of the parser.
+    pub fn into_owned(self) -> SseEvent<'static> {
+        SseEvent {
+            event: self.event.map(|e| Cow::Owned(e.into_owned())),
+            data: Cow::Owned(self.data.into_owned()),
+            has_data: self.has_data,
+            id: self.id.map(|i| Cow::Owned(i.into_owned())),
+            retry: self.retry,
+            truncated: self.truncated,
+        }
+    }
 }
 
 /// How a message ended.
@@ -317,7 +334,7 @@ pub enum HttpEvent<'a> {
     /// A slice of decoded body of a response that is not `text/event-stream`.
     ResponseBody { tx: Option<TxId>, bytes: &'a [u8], frame: u64, ts: Timestamp },
     /// A complete SSE event of a `text/event-stream` response; `frame` carried its terminating blank line.
-    Sse { tx: Option<TxId>, event: SseEvent, frame: u64, ts: Timestamp },
+    Sse { tx: Option<TxId>, event: SseEvent<'a>, frame: u64, ts: Timestamp },
     /// `len` decoded body bytes of a `text/event-stream` response went to the SSE parser (its events follow
     /// as `Sse`). Only the length: it lets a transaction log count SSE body bytes as for any body.
     SseBody { tx: Option<TxId>, len: usize, frame: u64, ts: Timestamp },
@@ -1224,7 +1241,7 @@ mod tests {
         Resp { tx: Option<TxId>, status: u16 },
         RespBody { tx: Option<TxId>, bytes: Vec<u8> },
         RespGap { tx: Option<TxId>, len: u64 },
-        Sse { tx: Option<TxId>, event: SseEvent },
+        Sse { tx: Option<TxId>, event: SseEvent<'static> },
         Comment { tx: Option<TxId> },
         RespEnd { tx: Option<TxId>, end: MessageEnd },
         Anomaly(HttpAnomaly),
@@ -1248,7 +1265,7 @@ mod tests {
                 (Ev::RespBody { tx: *tx, bytes: bytes.to_vec() }, *frame)
             }
             HttpEvent::ResponseBodyGap { tx, len, frame, .. } => (Ev::RespGap { tx: *tx, len: *len }, *frame),
-            HttpEvent::Sse { tx, event, frame, .. } => (Ev::Sse { tx: *tx, event: event.clone() }, *frame),
+            HttpEvent::Sse { tx, event, frame, .. } => (Ev::Sse { tx: *tx, event: event.clone().into_owned() }, *frame),
             HttpEvent::SseComment { tx, frame, .. } => (Ev::Comment { tx: *tx }, *frame),
             HttpEvent::ResponseEnd { tx, end, frame, .. } => (Ev::RespEnd { tx: *tx, end: *end }, *frame),
             HttpEvent::Anomaly { kind, frame, .. } => (Ev::Anomaly(*kind), *frame),
@@ -1363,7 +1380,7 @@ mod tests {
     }
 
     fn sse(tx: TxId, data: &str) -> Ev {
-        Ev::Sse { tx: Some(tx), event: SseEvent { data: data.into(), has_data: true, ..Default::default() } }
+        Ev::Sse { tx: Some(tx), event: SseEvent { data: data.to_string().into(), has_data: true, ..Default::default() } }
     }
 
     const POST1: &[u8] = b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 14\r\n\r\n{\"id\":1,\"a\":1}";

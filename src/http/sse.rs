@@ -26,9 +26,9 @@ use super::SseEvent;
 
 /// Something the stream produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SseItem {
-    /// A dispatched event.
-    Event(SseEvent),
+pub enum SseItem<'a> {
+    /// A dispatched event, its text borrowed from the parser until it is fed again.
+    Event(SseEvent<'a>),
     /// A complete `:` comment line (keep-alive).
     Comment,
     /// The current event just crossed the size cap (reported once per event).
@@ -111,6 +111,29 @@ pub struct SseParser {
     /// Bytes counted against the cap for the pending event.
     size: usize,
     truncated: bool,
+    /// The last event dispatched, lent out by `feed` with its text still in the buffers: its flags, and
+    /// that the buffers are cleared when the parser is fed again.
+    lent: Option<Lent>,
+}
+
+impl SseItem<'_> {
+    /// The item with an event's text copied out of the parser.
+    pub fn into_owned(self) -> SseItem<'static> {
+        match self {
+            SseItem::Event(e) => SseItem::Event(e.into_owned()),
+            SseItem::Comment => SseItem::Comment,
+            SseItem::TooLarge => SseItem::TooLarge,
+        }
+    }
+}
+
+/// The flags of the event lent out (its text is in the buffers).
+#[derive(Debug, Clone, Copy)]
+struct Lent {
+    id_set: bool,
+    retry: Option<u64>,
+    has_data: bool,
+    truncated: bool,
 }
 
 impl SseParser {
@@ -128,6 +151,7 @@ impl SseParser {
             has_field: false,
             size: 0,
             truncated: false,
+            lent: None,
         }
     }
 
@@ -139,7 +163,10 @@ impl SseParser {
     }
 
     /// The transition function. Consumes input until an item is produced or the input is exhausted.
-    pub fn feed(&mut self, input: &[u8]) -> (usize, Option<SseItem>) {
+    pub fn feed(&mut self, input: &[u8]) -> (usize, Option<SseItem<'_>>) {
+        if self.lent.take().is_some() {
+            self.clear_text();
+        }
         let mut pos = 0usize;
         while let Some(rest) = input.get(pos..).filter(|r| !r.is_empty()) {
             let Some(&b) = rest.first() else { break };
@@ -175,8 +202,8 @@ impl SseParser {
                     b'\r' | b'\n' => {
                         pos += 1;
                         self.state = if b == b'\r' { SseState::AfterCr } else { SseState::LineStart };
-                        if let Some(ev) = self.dispatch() {
-                            return (pos, Some(SseItem::Event(ev)));
+                        if self.dispatch() {
+                            return (pos, self.lent_event().map(SseItem::Event));
                         }
                     }
                     // §9.2.6: "If the line starts with a U+003A COLON character (:): Ignore the line."
@@ -395,28 +422,15 @@ impl SseParser {
     }
 
     /// Blank line: emit the pending event if it had a recognised field, then reset.
-    fn dispatch(&mut self) -> Option<SseEvent> {
-        let ev = if self.has_field {
-            // ALLOC: the owned event, bounded by limits::max_sse_event_bytes. Copied at its exact size so
-            // the parser's buffer keeps its capacity for the next event (no regrowth per event).
-            Some(SseEvent {
-                event: (!self.event.is_empty()).then(|| lossy(&self.event)),
-                data: lossy(&self.data),
-                has_data: self.has_data,
-                id: self.id_set.then(|| lossy(&self.id)),
-                retry: self.retry,
-                truncated: self.truncated,
-            })
+    /// §9.2.6 "dispatch the event": an event goes out if a recognised field was seen. Its text stays in the
+    /// buffers, lent out until the next `feed` (no copy per event; the buffers keep their capacity).
+    fn dispatch(&mut self) -> bool {
+        let dispatched = self.has_field;
+        if dispatched {
+            self.lent = Some(Lent { id_set: self.id_set, retry: self.retry, has_data: self.has_data, truncated: self.truncated });
         } else {
-            None
-        };
-        if self.data.capacity() > DATA_KEEP {
-            self.data = Vec::new();
-        } else {
-            self.data.clear();
+            self.clear_text();
         }
-        self.event.clear();
-        self.id.clear();
         self.id_line.clear();
         self.id_set = false;
         self.retry = None;
@@ -424,25 +438,40 @@ impl SseParser {
         self.has_field = false;
         self.size = 0;
         self.truncated = false;
-        ev
+        dispatched
+    }
+
+    /// The event `dispatch` lent out.
+    fn lent_event(&self) -> Option<SseEvent<'_>> {
+        let l = self.lent?;
+        Some(SseEvent {
+            event: (!self.event.is_empty()).then(|| String::from_utf8_lossy(&self.event)),
+            data: String::from_utf8_lossy(&self.data),
+            has_data: l.has_data,
+            id: l.id_set.then(|| String::from_utf8_lossy(&self.id)),
+            retry: l.retry,
+            truncated: l.truncated,
+        })
+    }
+
+    fn clear_text(&mut self) {
+        if self.data.capacity() > DATA_KEEP {
+            self.data = Vec::new();
+        } else {
+            self.data.clear();
+        }
+        self.event.clear();
+        self.id.clear();
     }
 }
 
-/// UTF-8 with U+FFFD for invalid sequences (the stream is decoded so, §9.2.6 "UTF-8 decode"); the
-/// validating fast path first, as valid text is the norm.
-fn lossy(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_owned(),
-        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
-    }
-}
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;
 
-    fn run_cap(pieces: &[&[u8]], cap: usize) -> Vec<SseItem> {
+    fn run_cap(pieces: &[&[u8]], cap: usize) -> Vec<SseItem<'static>> {
         let mut p = SseParser::new(cap);
         let mut items = Vec::new();
         for piece in pieces {
@@ -452,7 +481,7 @@ mod tests {
                 assert!(n <= rest.len());
                 rest = &rest[n..];
                 match item {
-                    Some(it) => items.push(it),
+                    Some(it) => items.push(it.into_owned()),
                     None => {
                         assert!(rest.is_empty(), "None must mean all input consumed");
                         break;
@@ -463,15 +492,16 @@ mod tests {
         items
     }
 
-    fn run(pieces: &[&[u8]]) -> Vec<SseItem> {
+    fn run(pieces: &[&[u8]]) -> Vec<SseItem<'static>> {
         run_cap(pieces, 1 << 20)
     }
 
-    fn ev(data: &str) -> SseEvent {
+    fn ev(data: &str) -> SseEvent<'static> {
+        let data = data.to_string();
         SseEvent { data: data.into(), has_data: true, ..Default::default() }
     }
 
-    fn events(items: &[SseItem]) -> Vec<SseEvent> {
+    fn events(items: &[SseItem<'static>]) -> Vec<SseEvent<'static>> {
         items
             .iter()
             .filter_map(|i| match i {
@@ -588,7 +618,7 @@ mod tests {
             vec![SseItem::Event(SseEvent {
                 id: Some("1".into()),
                 has_data: true,
-                data: String::new(),
+                data: "".into(),
                 ..Default::default()
             })]
         );

@@ -178,10 +178,10 @@ impl Harness {
     /// One SSE event (`event: message` unless `name` says otherwise; `data` empty for a priming event).
     pub fn event_named(&mut self, c: ConnId, tx: TxId, name: Option<&str>, id: Option<&str>, data: &str) {
         let event = SseEvent {
-            event: name.map(str::to_string),
-            data: data.to_string(),
+            event: name.map(Into::into),
+            data: data.into(),
             has_data: true,
-            id: id.map(str::to_string),
+            id: id.map(Into::into),
             retry: None,
             truncated: false,
         };

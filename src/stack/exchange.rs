@@ -29,7 +29,7 @@ pub enum Exchange<'a> {
     /// An SSE event of a `text/event-stream` response; `payload` is its data decoded as JSON-RPC, `None`
     /// when it has no data or only whitespace. The event keeps its text: an HTTP+SSE `endpoint` event's
     /// data is a URL, not JSON.
-    Sse { tx: Option<TxId>, event: SseEvent, payload: Option<Result<Payload, ParseProblem>>, frame: u64, ts: Timestamp },
+    Sse { tx: Option<TxId>, event: SseEvent<'a>, payload: Option<Result<Payload, ParseProblem>>, frame: u64, ts: Timestamp },
     /// `len` bytes of `dir` the capture never showed, noticed at `frame`: exchanges open on the
     /// connection may have lost their parts (TCP gap).
     Lost { dir: Direction, len: u64, frame: u64 },
