@@ -654,6 +654,7 @@ impl McpTracker {
         let initialize = req.is_initialize();
         let ids = req.request_ids();
         let http_method = req.method().to_string();
+        let is_post = http_method == "POST";
         let rpc_method = req.first_method();
         let path = req.path().to_string();
         let frame = req.frame;
@@ -669,24 +670,35 @@ impl McpTracker {
                 self.schedule_wait(req_ts.plus(Duration::from_secs(first)), conn, tx);
             }
         }
-        if http_method == "POST" && !ids.is_empty() {
-            // ALLOC: one path per MCP endpoint of a server, few in practice
-            self.servers.entry(server).or_default().mcp_paths.insert(path.clone());
+        if is_post && !ids.is_empty() {
+            let paths = &mut self.servers.entry(server).or_default().mcp_paths;
+            if !paths.contains(&path) {
+                // ALLOC: one path per MCP endpoint of a server, few in practice
+                paths.insert(path.clone());
+            }
         }
         let client_key = (client.ip(), server);
         // A session id the capture has not seen before (checked before the session is made for it).
-        let new_sid = req_sid.as_ref().filter(|sid| !self.sessions.contains_key(&SessionKey { server, ident: SessionIdent::McpSessionId(sid.as_str().into()) })).cloned();
-        let previous_sid = {
+        // The client's previous session id, when this request carries another one.
+        let moved_from = {
             let c = self.client_mut(client_key.0, client_key.1);
-            let prev = c.last_sid.clone();
-            if let Some(sid) = &req_sid {
+            let moved = match (&req_sid, &c.last_sid) {
+                (Some(sid), Some(old)) if old != sid => Some(old.clone()),
+                _ => None,
+            };
+            if let Some(sid) = req_sid.as_ref().filter(|sid| c.last_sid.as_ref() != Some(*sid)) {
                 c.last_sid = Some(sid.clone());
             }
             if initialize {
                 c.initialized = true;
             }
-            prev
+            moved
         };
+        let new_sid = moved_from
+            .as_ref()
+            .and(req_sid.as_ref())
+            .filter(|sid| !self.sessions.contains_key(&SessionKey { server, ident: SessionIdent::McpSessionId(sid.as_str().into()) }))
+            .cloned();
         if initialize && req_sid.is_none() {
             for d in self.client_mut(client_key.0, client_key.1).dead.values_mut() {
                 d.reinitialized = true;
@@ -704,14 +716,16 @@ impl McpTracker {
         let cap_ids = self.limits.max_pending_per_session.saturating_mul(4);
         let Some(s) = self.sessions.get_mut(&key) else { return };
         s.request_sent(&ids, cap_ids);
-        let ctx = context(s, client, path.clone(), ts, vec![frame]);
+        // Built only for a fact: most requests raise none.
+        let base = context(s, client, String::new(), ts, Vec::new());
+        let ctx = || FactContext { endpoint: path.clone(), frames: vec![frame], ..base.clone() };
         let (era, handshake) = (s.era, s.handshake);
         let negotiated = s.version.clone();
         if let Some(sid) = &req_sid {
             // A request reusing a session id the server declared dead.
             let dead = self.clients.get_mut(&client_key).and_then(|c| c.dead.get_mut(sid)).map(|d| {
                 let before = req_ts < d.ts;
-                if http_method == "POST" && !before {
+                if is_post && !before {
                     d.reuses += 1;
                     if d.reuse_frames.len() < 4 {
                         // ALLOC: at most 4 frames per dead session id
@@ -721,7 +735,7 @@ impl McpTracker {
                 (d.clone(), before)
             });
             if let Some((d, before)) = dead {
-                let mut c = ctx.clone();
+                let mut c = ctx();
                 c.frames = std::iter::once(d.frame).chain(d.reuse_frames.iter().copied()).collect();
                 if !c.frames.contains(&frame) {
                     c.frames.push(frame);
@@ -740,10 +754,10 @@ impl McpTracker {
                 });
             }
             // The client moved to a session id the capture had not seen.
-            if let (Some(new), Some(old)) = (&new_sid, previous_sid.filter(|old| old != sid)) {
+            if let (Some(new), Some(old)) = (&new_sid, moved_from) {
                 let client_initialized = self.clients.get(&client_key).is_some_and(|c| c.initialized);
                 out(Fact {
-                    ctx: ctx.clone(),
+                    ctx: ctx(),
                     kind: FactKind::SessionChange(facts::SessionChange {
                         how: "request".into(),
                         new_id_minted: self.minted.contains(new),
@@ -756,7 +770,7 @@ impl McpTracker {
                 });
             }
             if declares_2026 && !initialize {
-                out(Fact { ctx: ctx.clone(), kind: FactKind::StatelessSession(facts::StatelessSession { how: "echoed".into(), handshake }) });
+                out(Fact { ctx: ctx(), kind: FactKind::StatelessSession(facts::StatelessSession { how: "echoed".into(), handshake }) });
             }
         }
         // Header expectations: 2026-07-28 Mcp-Method/Mcp-Name/_meta on stateless exchanges, 2025-06-18
@@ -766,7 +780,7 @@ impl McpTracker {
         let version = if stateless { Vec::new() } else { version_check(&self.conns, conn, tx, negotiated.as_deref(), initialize) };
         for (what, header, expected) in checks.into_iter().chain(version) {
             out(Fact {
-                ctx: ctx.clone(),
+                ctx: ctx(),
                 kind: FactKind::HeaderMismatch(facts::HeaderMismatch { what: what.into(), header, expected, rpc_method: rpc_method.clone() }),
             });
         }

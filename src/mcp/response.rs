@@ -25,7 +25,7 @@ impl McpTracker {
         let x_accel_no = head.headers.get("x-accel-buffering").is_some_and(|v| v.trim().eq_ignore_ascii_case("no"));
         let mut resp = Resp {
             status: head.status,
-            media: media.clone(),
+            media,
             kind: RespKind::Other,
             frame,
             session: None,
@@ -39,7 +39,7 @@ impl McpTracker {
             undecoded: false,
             gap: false,
         };
-        let sse = media.as_deref() == Some("text/event-stream");
+        let sse = resp.media.as_deref() == Some("text/event-stream");
         if sse {
             self.stream_uid += 1;
             resp.stream = Some(StreamTrack::new(self.stream_uid, ts, x_accel_no, Vec::new()));
@@ -142,7 +142,7 @@ impl McpTracker {
             s.observe_era(Era::Streamable2025);
         }
         if let Some(rec) = self.recorder.as_mut() {
-            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, &method_name, h2_stream), (ts, frame, head.status, media.as_deref(), head.headers.get("content-encoding")));
+            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, &method_name, h2_stream), (ts, frame, head.status, resp.media.as_deref(), head.headers.get("content-encoding")));
         }
         let ctx_for = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
         if declares_2026 && !initialize && resp_sid.is_some() {
@@ -199,7 +199,7 @@ impl McpTracker {
                 q.truncate(RECENT_5XX);
             }
         } else if resp.kind == RespKind::Post && !snapshot_ids.is_empty() {
-            if let Some(body) = BodyType::from_media(media.as_deref()) {
+            if let Some(body) = BodyType::from_media(resp.media.as_deref()) {
                 let shift = match &s.last_post {
                     Some(last) if last.body != body => {
                         let prev = last.clone();
@@ -258,7 +258,7 @@ impl McpTracker {
                     kind: FactKind::LegacyUrl(facts::LegacyUrl {
                         what: "post-answered".into(),
                         status: i64::from(head.status),
-                        content_type: media.clone().unwrap_or_default(),
+                        content_type: resp.media.clone().unwrap_or_default(),
                         path: path.clone(),
                     }),
                 });
@@ -266,8 +266,15 @@ impl McpTracker {
         }
         if resp.kind == RespKind::Post {
             let c = self.client_mut(client_key.0, client_key.1);
-            // ALLOC: one entry per POST path of a client, few in practice
-            c.post_answers.insert(path.clone(), (head.status, media.clone().unwrap_or_default(), frame));
+            let media = resp.media.as_deref().unwrap_or_default();
+            match c.post_answers.get_mut(&path) {
+                // The same answer as last time on this path (the usual case): nothing to copy.
+                Some(a) if a.1 == media => *a = (head.status, std::mem::take(&mut a.1), frame),
+                // ALLOC: one entry per POST path of a client, few in practice
+                _ => {
+                    c.post_answers.insert(path.clone(), (head.status, media.to_string(), frame));
+                }
+            }
             if head.status < 400 {
                 c.failed_post = None;
             }
