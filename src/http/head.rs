@@ -155,7 +155,7 @@ fn own_headers(fields: &[httparse::Header<'_>]) -> (Headers, usize) {
     let mut out = Headers::with_capacity(kept, bytes);
     for f in fields.iter().take(kept) {
         out.push_name(f.name);
-        let value = String::from_utf8_lossy(f.value);
+        let value = super::lossy(f.value);
         if memchr2(b'\r', b'\n', f.value).is_some() {
             // obs-fold = OWS CRLF RWS: the whole fold becomes one SP.
             let mut first = true;

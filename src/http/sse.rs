@@ -22,7 +22,7 @@
 
 use memchr::{memchr, memchr2};
 
-use super::SseEvent;
+use super::{lossy, SseEvent};
 
 /// Something the stream produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -445,10 +445,10 @@ impl SseParser {
     fn lent_event(&self) -> Option<SseEvent<'_>> {
         let l = self.lent?;
         Some(SseEvent {
-            event: (!self.event.is_empty()).then(|| String::from_utf8_lossy(&self.event)),
-            data: String::from_utf8_lossy(&self.data),
+            event: (!self.event.is_empty()).then(|| lossy(&self.event)),
+            data: lossy(&self.data),
             has_data: l.has_data,
-            id: l.id_set.then(|| String::from_utf8_lossy(&self.id)),
+            id: l.id_set.then(|| lossy(&self.id)),
             retry: l.retry,
             truncated: l.truncated,
         })

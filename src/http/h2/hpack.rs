@@ -87,8 +87,8 @@ impl HpackDecoder {
                 return;
             }
             kept += size;
-            let name = String::from_utf8_lossy(&name);
-            let value = String::from_utf8_lossy(&value);
+            let name = crate::http::lossy(&name);
+            let value = crate::http::lossy(&value);
             if name.starts_with(':') {
                 // ALLOC: pseudo-header fields of one block, bounded by limits::max_h2_header_list_bytes
                 out.pseudo.push((name.into_owned(), value.into_owned()));
