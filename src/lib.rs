@@ -12,12 +12,9 @@
 // Packets in.
 pub mod capture;
 pub mod decode;
-// One layer stack per connection, bottom to top.
+// One layer stack per connection, bottom to top (src/stack/: reassembly, tls, http, jsonrpc).
 pub mod stack;
-pub mod reassembly;
-pub mod tls;
-pub mod http;
-pub mod jsonrpc;
+pub use stack::{http, jsonrpc, reassembly, tls};
 // Sessions, facts, rules, reports.
 pub mod mcp;
 pub mod facts;

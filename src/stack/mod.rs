@@ -14,8 +14,13 @@
 //! What stays run-wide: the TLS key log and coverage tallies (`TlsLayer`), the HTTP counters of the
 //! summary, and the `--http-log` writer.
 
-pub mod exchange;
+// The layers, bottom to top; `rpc` is the JSON-RPC stage that runs the `jsonrpc` codec per connection.
+pub mod reassembly;
+pub mod tls;
+pub mod http;
+pub mod jsonrpc;
 pub mod rpc;
+pub mod exchange;
 
 use crate::analyzer::HttpCounters;
 use crate::decode::TcpSegment;
