@@ -470,7 +470,7 @@ impl McpTracker {
             } else if let Some(req) = tx.req.as_ref() {
                 // A POST the connection lost before any answer: a fallback trigger, unless its answer may
                 // lie in a capture gap (then the failure is the capture's, not the server's).
-                if req.method() == "POST" && !req.request_ids().is_empty() && !tx.gap_lost {
+                if req.method() == "POST" && req.has_request_ids() && !tx.gap_lost {
                     let kind = match first_end {
                         Some((_, EndReason::Rst)) => "reset",
                         _ => "no-response",
@@ -745,7 +745,7 @@ impl McpTracker {
                     kind: FactKind::StaleSession(facts::StaleSession {
                         trigger: "reuse".into(),
                         http_method: http_method.clone(),
-                        rpc_method: rpc_method.clone(),
+                        rpc_method: (&rpc_method).into(),
                         since_404_ms: req_ts.since(d.ts).0 / 1_000_000,
                         sent_before_404: before,
                         reuses: i64::from(d.reuses),
@@ -781,7 +781,7 @@ impl McpTracker {
         for (what, header, expected) in checks.into_iter().chain(version) {
             out(Fact {
                 ctx: ctx(),
-                kind: FactKind::HeaderMismatch(facts::HeaderMismatch { what: what.into(), header, expected, rpc_method: rpc_method.clone() }),
+                kind: FactKind::HeaderMismatch(facts::HeaderMismatch { what: what.into(), header, expected, rpc_method: (&rpc_method).into() }),
             });
         }
     }
@@ -845,7 +845,7 @@ impl McpTracker {
                     for id in owed {
                         out(Fact {
                             ctx: context(s, client, path.clone(), at, vec![frame]),
-                            kind: FactKind::RequestWaiting(facts::RequestWaiting { method: method.clone(), id: id.display(), waiting_secs: age, capture_loss }),
+                            kind: FactKind::RequestWaiting(facts::RequestWaiting { method: (&method).into(), id: id.display(), waiting_secs: age, capture_loss }),
                         });
                     }
                 }

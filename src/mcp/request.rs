@@ -8,6 +8,23 @@ use crate::facts::Era;
 use crate::http::RequestHead;
 use crate::jsonrpc::{Id, Message};
 use crate::stack::Body;
+use std::sync::Arc;
+
+/// A request's first JSON-RPC method (empty without one), cheap to clone; a fact takes it as a `String`.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Method(Option<Arc<str>>);
+
+impl Method {
+    pub(super) fn as_str(&self) -> &str {
+        self.0.as_deref().unwrap_or_default()
+    }
+}
+
+impl From<&Method> for String {
+    fn from(m: &Method) -> String {
+        m.as_str().to_string()
+    }
+}
 use crate::time::Timestamp;
 
 use super::McpStats;
@@ -22,6 +39,8 @@ pub(super) struct Req {
     pub(super) frame: u64,
     pub(super) ts: Timestamp,
     pub(super) messages: Option<Vec<Message>>,
+    /// The first JSON-RPC method (`first_method`).
+    first: Option<Arc<str>>,
     /// What keys its session (`key_info`), once built.
     pub(super) key: Option<KeyInfo>,
     /// Request-side facts were emitted (at RequestEnd, or at the response if that came first).
@@ -30,7 +49,7 @@ pub(super) struct Req {
 
 impl Req {
     pub(super) fn from_head(head: RequestHead, frame: u64, ts: Timestamp) -> Req {
-        Req { head, h2_stream: None, frame, ts, messages: None, key: None, checked: false }
+        Req { head, h2_stream: None, frame, ts, messages: None, first: None, key: None, checked: false }
     }
 
     /// The HTTP method.
@@ -95,6 +114,7 @@ impl Req {
             Body::Empty => Vec::new(),
         };
         stats.jsonrpc_messages += msgs.len() as u64;
+        self.first = msgs.iter().find_map(Message::method).map(Arc::from);
         self.messages = Some(msgs);
     }
 
@@ -107,6 +127,11 @@ impl Req {
         self.messages.as_deref().unwrap_or(&[])
     }
 
+    /// The body holds a request (a message with an id that expects an answer).
+    pub(super) fn has_request_ids(&self) -> bool {
+        self.messages().iter().any(|m| matches!(m, Message::Request { .. }))
+    }
+
     pub(super) fn request_ids(&self) -> Vec<Id> {
         self.messages()
             .iter()
@@ -117,8 +142,10 @@ impl Req {
             .collect()
     }
 
-    pub(super) fn first_method(&self) -> String {
-        self.messages().iter().find_map(|m| m.method().map(str::to_string)).unwrap_or_default()
+    /// The first JSON-RPC method of the body, empty without one: named once, shared by the facts of the
+    /// request and of its response.
+    pub(super) fn first_method(&self) -> Method {
+        Method(self.first.clone())
     }
 
     pub(super) fn is_initialize(&self) -> bool {

@@ -142,7 +142,7 @@ impl McpTracker {
             s.observe_era(Era::Streamable2025);
         }
         if let Some(rec) = self.recorder.as_mut() {
-            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, &method_name, h2_stream), (ts, frame, head.status, resp.media.as_deref(), head.headers.get("content-encoding")));
+            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, method_name.as_str(), h2_stream), (ts, frame, head.status, resp.media.as_deref(), head.headers.get("content-encoding")));
         }
         let ctx_for = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
         if declares_2026 && !initialize && resp_sid.is_some() {
@@ -208,7 +208,7 @@ impl McpTracker {
                             fact: facts::ResponseShift {
                                 from: last.body.as_str().to_string(),
                                 to: body.as_str().to_string(),
-                                method: method_name.clone(),
+                                method: (&method_name).into(),
                                 status: i64::from(head.status),
                                 json_before: s.post_json as i64,
                                 sse_before: s.post_sse as i64,
@@ -289,6 +289,7 @@ impl McpTracker {
         let path = tx.req.as_ref().map(|r| r.path().to_string()).unwrap_or_default();
         let http_method = tx.req.as_ref().map(|r| r.method().to_string()).unwrap_or_default();
         let rpc_method = tx.req.as_ref().map(Req::first_method).unwrap_or_default();
+        let rpc_method = rpc_method.as_str();
         let req_sid = tx.req.as_ref().and_then(|r| r.session_id().map(str::to_string));
         let req_version = tx.req.as_ref().and_then(|r| r.requested_version().or_else(|| r.proto_version().map(str::to_string))).unwrap_or_default();
         let req_frame = tx.req.as_ref().map(|r| r.frame);
@@ -420,7 +421,7 @@ impl McpTracker {
                 kind: FactKind::ErrorResponse(facts::ErrorResponse {
                     status: i64::from(resp.status),
                     http_method: http_method.clone(),
-                    rpc_method: rpc_method.clone(),
+                    rpc_method: rpc_method.to_string(),
                     content_type: media.clone(),
                     body: kind.into(),
                     rpc_code: code,
