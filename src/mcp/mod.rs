@@ -43,7 +43,7 @@ use crate::time::{Duration, Timestamp};
 
 use cursor::Step;
 use record::{Recorder, RecorderConfig, SessionRecord};
-use session::{Session, SessionIdent, SessionKey, SessionTable};
+use session::{IdentRef, KeyRef, Session, SessionIdent, SessionKey, SessionTable};
 use stream::StreamTrack;
 use request::{header_expectations, KeyInfo, Req};
 use response::version_check;
@@ -603,8 +603,8 @@ impl McpTracker {
     /// The session a request belongs to, created if needed. `resp_sid` is the id a response mints.
     fn session_for(&mut self, client: SocketAddr, server: SocketAddr, info: &KeyInfo, resp_sid: Option<&str>, ts: Timestamp) -> SessionKey {
         let ident = match (info.session_id.as_deref().or(resp_sid), &info.legacy) {
-            (Some(sid), _) => SessionIdent::McpSessionId(sid.into()),
-            (None, Some(p)) => SessionIdent::LegacyParam(p.as_str().into()),
+            (Some(sid), _) => IdentRef::McpSessionId(sid),
+            (None, Some(p)) => IdentRef::LegacyParam(p),
             (None, None) => {
                 // Requests without a session id follow the client's latest handshake on the endpoint;
                 // stateless exchanges have none.
@@ -613,10 +613,12 @@ impl McpTracker {
                 } else {
                     self.clients.get(&(client.ip(), server)).and_then(|c| c.handshakes.get(&info.path)).copied().unwrap_or(0)
                 };
-                SessionIdent::Anonymous { client: client.ip(), endpoint: info.path.as_str().into(), client_name: info.client_name.as_deref().map(std::sync::Arc::from), handshake }
+                IdentRef::Anonymous { client: client.ip(), endpoint: &info.path, client_name: info.client_name.as_deref(), handshake }
             }
         };
-        let key = SessionKey { server, ident };
+        let wanted = KeyRef { server, ident };
+        // The session usually exists: its stored key is shared, and only a new session's key is built.
+        let key = self.sessions.find(wanted).cloned().unwrap_or_else(|| wanted.to_owned_key());
         let (s, evicted) = self.sessions.entry(&key, ts, self.limits.max_sessions);
         s.last_seen = s.last_seen.max(ts);
         if s.host.is_empty() {
@@ -697,7 +699,7 @@ impl McpTracker {
         let new_sid = moved_from
             .as_ref()
             .and(req_sid.as_ref())
-            .filter(|sid| !self.sessions.contains_key(&SessionKey { server, ident: SessionIdent::McpSessionId(sid.as_str().into()) }))
+            .filter(|sid| self.sessions.find(KeyRef { server, ident: IdentRef::McpSessionId(sid) }).is_none())
             .cloned();
         if initialize && req_sid.is_none() {
             for d in self.client_mut(client_key.0, client_key.1).dead.values_mut() {

@@ -22,10 +22,91 @@ pub enum SessionIdent {
     Anonymous { client: IpAddr, endpoint: Arc<str>, client_name: Option<Arc<str>>, handshake: u64 },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct SessionKey {
     pub server: SocketAddr,
     pub ident: SessionIdent,
+}
+
+/// A session key borrowed from a request (its header, its URL, its body), to find the session without
+/// building an owned key first: most exchanges belong to a session that exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyRef<'a> {
+    pub server: SocketAddr,
+    pub ident: IdentRef<'a>,
+}
+
+/// [`SessionIdent`], borrowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IdentRef<'a> {
+    McpSessionId(&'a str),
+    LegacyParam(&'a str),
+    Anonymous { client: IpAddr, endpoint: &'a str, client_name: Option<&'a str>, handshake: u64 },
+}
+
+impl KeyRef<'_> {
+    pub fn to_owned_key(self) -> SessionKey {
+        let ident = match self.ident {
+            IdentRef::McpSessionId(s) => SessionIdent::McpSessionId(s.into()),
+            IdentRef::LegacyParam(s) => SessionIdent::LegacyParam(s.into()),
+            IdentRef::Anonymous { client, endpoint, client_name, handshake } => {
+                SessionIdent::Anonymous { client, endpoint: endpoint.into(), client_name: client_name.map(Arc::from), handshake }
+            }
+        };
+        SessionKey { server: self.server, ident }
+    }
+}
+
+/// What the session map is looked up by: an owned key or a borrowed one, hashed and compared as the same
+/// [`KeyRef`] (so `HashMap<SessionKey, _>` can be searched with either).
+pub trait AsKeyRef {
+    fn key_ref(&self) -> KeyRef<'_>;
+}
+
+impl AsKeyRef for SessionKey {
+    fn key_ref(&self) -> KeyRef<'_> {
+        let ident = match &self.ident {
+            SessionIdent::McpSessionId(s) => IdentRef::McpSessionId(s),
+            SessionIdent::LegacyParam(s) => IdentRef::LegacyParam(s),
+            SessionIdent::Anonymous { client, endpoint, client_name, handshake } => {
+                IdentRef::Anonymous { client: *client, endpoint, client_name: client_name.as_deref(), handshake: *handshake }
+            }
+        };
+        KeyRef { server: self.server, ident }
+    }
+}
+
+impl AsKeyRef for KeyRef<'_> {
+    fn key_ref(&self) -> KeyRef<'_> {
+        *self
+    }
+}
+
+impl std::hash::Hash for dyn AsKeyRef + '_ {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key_ref().hash(h);
+    }
+}
+
+impl PartialEq for dyn AsKeyRef + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.key_ref() == other.key_ref()
+    }
+}
+
+impl Eq for dyn AsKeyRef + '_ {}
+
+// The owned key hashes as its borrowed form, so both find the same entry (`Borrow`'s contract).
+impl std::hash::Hash for SessionKey {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key_ref().hash(h);
+    }
+}
+
+impl<'a> std::borrow::Borrow<dyn AsKeyRef + 'a> for SessionKey {
+    fn borrow(&self) -> &(dyn AsKeyRef + 'a) {
+        self
+    }
 }
 
 impl SessionKey {
@@ -304,6 +385,11 @@ impl SessionTable {
         self.map.contains_key(key)
     }
 
+    /// The stored key equal to `key`, if its session exists (cloning it shares its strings).
+    pub fn find(&self, key: KeyRef<'_>) -> Option<&SessionKey> {
+        self.map.get_key_value(&key as &dyn AsKeyRef).map(|(k, _)| k)
+    }
+
     /// The session of `key`, created at `ts` if new. At `cap` sessions a new one first evicts one (the
     /// oldest on probation, else the oldest protected), which is returned for the caller to count and
     /// release.
@@ -452,6 +538,34 @@ mod table_tests {
 
     fn key(id: &str) -> SessionKey {
         SessionKey { server: "127.0.0.1:8000".parse().unwrap(), ident: SessionIdent::McpSessionId(id.into()) }
+    }
+
+    #[test]
+    fn a_session_is_found_by_its_borrowed_key_as_by_its_owned_one() {
+        let server: SocketAddr = "127.0.0.1:8000".parse().unwrap();
+        let client: IpAddr = "10.0.0.1".parse().unwrap();
+        let refs = [
+            KeyRef { server, ident: IdentRef::McpSessionId("s1") },
+            KeyRef { server, ident: IdentRef::LegacyParam("s1") },
+            KeyRef { server, ident: IdentRef::Anonymous { client, endpoint: "/mcp", client_name: None, handshake: 1 } },
+            KeyRef { server, ident: IdentRef::Anonymous { client, endpoint: "/mcp", client_name: Some("c"), handshake: 1 } },
+            KeyRef { server, ident: IdentRef::Anonymous { client, endpoint: "/mcp", client_name: Some("c"), handshake: 2 } },
+        ];
+        let mut t = SessionTable::default();
+        for (i, r) in refs.iter().enumerate().filter(|(i, _)| i % 2 == 0) {
+            t.entry(&r.to_owned_key(), Timestamp(i as i64), 100);
+        }
+        for (i, r) in refs.iter().enumerate() {
+            let found = t.find(*r);
+            assert_eq!(found.is_some(), i % 2 == 0, "{r:?}");
+            if let Some(k) = found {
+                assert_eq!(k, &r.to_owned_key());
+                assert_eq!(k.key_ref(), *r);
+            }
+        }
+        // Another server, or the same id under another transport, is another session.
+        assert!(t.find(KeyRef { server: "127.0.0.1:8001".parse().unwrap(), ident: IdentRef::McpSessionId("s1") }).is_none());
+        assert!(t.find(KeyRef { server, ident: IdentRef::McpSessionId("s2") }).is_none());
     }
 
     #[test]
