@@ -403,7 +403,7 @@ impl McpTracker {
         }
         // A waiting request's answer (an event id, a minted session id) may be what the capture lost.
         for sid in waiting_sids {
-            if let Some(s) = self.sessions.get_mut(&SessionKey { server, ident: SessionIdent::McpSessionId(sid.into()) }) {
+            if let Some(s) = self.sessions.get_mut(&KeyRef { server, ident: IdentRef::McpSessionId(&sid) }) {
                 s.gap = true;
             }
         }
@@ -618,7 +618,7 @@ impl McpTracker {
         };
         let wanted = KeyRef { server, ident };
         // The session usually exists: its stored key is shared, and only a new session's key is built.
-        let key = self.sessions.find(wanted).cloned().unwrap_or_else(|| wanted.to_owned_key());
+        let key = self.sessions.find(&wanted).cloned().unwrap_or_else(|| wanted.to_owned_key());
         let (s, evicted) = self.sessions.entry(&key, ts, self.limits.max_sessions);
         s.last_seen = s.last_seen.max(ts);
         if s.host.is_empty() {
@@ -699,7 +699,7 @@ impl McpTracker {
         let new_sid = moved_from
             .as_ref()
             .and(req_sid.as_ref())
-            .filter(|sid| self.sessions.find(KeyRef { server, ident: IdentRef::McpSessionId(sid) }).is_none())
+            .filter(|sid| !self.sessions.contains_key(&KeyRef { server, ident: IdentRef::McpSessionId(sid) }))
             .cloned();
         if initialize && req_sid.is_none() {
             for d in self.client_mut(client_key.0, client_key.1).dead.values_mut() {

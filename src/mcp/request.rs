@@ -4,11 +4,15 @@
 //! (2024-11-05), and the 2026-07-28 markers (`Mcp-Method`, `_meta` protocol version, `server/discover`)
 //! with the header expectations that revision sets (mcp-transports.md §1.2).
 
+use std::sync::Arc;
+
 use crate::facts::Era;
 use crate::http::RequestHead;
 use crate::jsonrpc::{Id, Message};
 use crate::stack::Body;
-use std::sync::Arc;
+use crate::time::Timestamp;
+
+use super::McpStats;
 
 /// A request's first JSON-RPC method (empty without one), cheap to clone; a fact takes it as a `String`.
 #[derive(Debug, Clone, Default)]
@@ -25,9 +29,6 @@ impl From<&Method> for String {
         m.as_str().to_string()
     }
 }
-use crate::time::Timestamp;
-
-use super::McpStats;
 
 /// The request half of an HTTP transaction, as much as the classifier keeps: its head as the HTTP layer
 /// handed it over (moved, not copied: the MCP headers are read from it when needed).

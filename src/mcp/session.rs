@@ -373,21 +373,22 @@ impl SessionTable {
         self.map.is_empty()
     }
 
-    pub fn get(&self, key: &SessionKey) -> Option<&Session> {
+    /// Lookups take an owned key (`&SessionKey`) or a borrowed one (`&KeyRef`) alike.
+    pub fn get(&self, key: &dyn AsKeyRef) -> Option<&Session> {
         self.map.get(key)
     }
 
-    pub fn get_mut(&mut self, key: &SessionKey) -> Option<&mut Session> {
+    pub fn get_mut(&mut self, key: &dyn AsKeyRef) -> Option<&mut Session> {
         self.map.get_mut(key)
     }
 
-    pub fn contains_key(&self, key: &SessionKey) -> bool {
+    pub fn contains_key(&self, key: &dyn AsKeyRef) -> bool {
         self.map.contains_key(key)
     }
 
     /// The stored key equal to `key`, if its session exists (cloning it shares its strings).
-    pub fn find(&self, key: KeyRef<'_>) -> Option<&SessionKey> {
-        self.map.get_key_value(&key as &dyn AsKeyRef).map(|(k, _)| k)
+    pub fn find(&self, key: &dyn AsKeyRef) -> Option<&SessionKey> {
+        self.map.get_key_value(key).map(|(k, _)| k)
     }
 
     /// The session of `key`, created at `ts` if new. At `cap` sessions a new one first evicts one (the
@@ -556,7 +557,7 @@ mod table_tests {
             t.entry(&r.to_owned_key(), Timestamp(i as i64), 100);
         }
         for (i, r) in refs.iter().enumerate() {
-            let found = t.find(*r);
+            let found = t.find(r);
             assert_eq!(found.is_some(), i % 2 == 0, "{r:?}");
             if let Some(k) = found {
                 assert_eq!(k, &r.to_owned_key());
@@ -564,8 +565,8 @@ mod table_tests {
             }
         }
         // Another server, or the same id under another transport, is another session.
-        assert!(t.find(KeyRef { server: "127.0.0.1:8001".parse().unwrap(), ident: IdentRef::McpSessionId("s1") }).is_none());
-        assert!(t.find(KeyRef { server, ident: IdentRef::McpSessionId("s2") }).is_none());
+        assert!(t.find(&KeyRef { server: "127.0.0.1:8001".parse().unwrap(), ident: IdentRef::McpSessionId("s1") }).is_none());
+        assert!(t.find(&KeyRef { server, ident: IdentRef::McpSessionId("s2") }).is_none());
     }
 
     #[test]

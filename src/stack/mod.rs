@@ -21,8 +21,8 @@ pub mod http;
 pub mod jsonrpc;
 pub mod rpc;
 pub mod exchange;
+pub mod counters;
 
-use crate::analyzer::HttpCounters;
 use crate::decode::TcpSegment;
 use crate::http::switch::HttpConn;
 use crate::http::HttpEvent;
@@ -32,6 +32,7 @@ use crate::reassembly::{ConnId, FlowEvent, FlowTable, ReassemblyStats};
 use crate::time::Timestamp;
 use crate::tls::{Delivery, TlsConn, TlsLayer, TlsStats};
 
+use counters::HttpCounters;
 pub use exchange::{Body, Exchange};
 use rpc::RpcStage;
 
@@ -45,10 +46,20 @@ pub struct Layers {
 
 /// Every connection's layer stack, and the run-wide state of its layers.
 pub struct Stack {
-    limits: Limits,
     /// `None` until the connection's `Open` (a midstream pickup's roles are decided first).
     flows: FlowTable<Option<Layers>>,
+    run: RunWide,
+}
+
+/// What the layers share across connections.
+struct RunWide {
+    limits: Limits,
     tls: TlsLayer,
+    up: Up,
+}
+
+/// Where HTTP events go on their way up: counted, logged, then to the connection's JSON-RPC stage.
+struct Up {
     counters: HttpCounters,
     /// `--http-log`: the HTTP transaction log, when asked for.
     http_log: Option<HttpLog>,
@@ -56,24 +67,25 @@ pub struct Stack {
 
 impl Stack {
     pub fn new(limits: Limits) -> Stack {
-        Stack { flows: FlowTable::new(&limits), tls: TlsLayer::default(), counters: HttpCounters::default(), http_log: None, limits }
+        let up = Up { counters: HttpCounters::default(), http_log: None };
+        Stack { flows: FlowTable::new(&limits), run: RunWide { limits, tls: TlsLayer::default(), up } }
     }
 
     pub fn tls_mut(&mut self) -> &mut TlsLayer {
-        &mut self.tls
+        &mut self.run.tls
     }
 
     pub fn tls(&self) -> &TlsLayer {
-        &self.tls
+        &self.run.tls
     }
 
     /// Also writes one line per HTTP transaction to `log` (`--http-log`).
     pub fn set_http_log(&mut self, log: HttpLog) {
-        self.http_log = Some(log);
+        self.run.up.http_log = Some(log);
     }
 
     pub fn take_http_log(&mut self) -> Option<HttpLog> {
-        self.http_log.take()
+        self.run.up.http_log.take()
     }
 
     pub fn tcp_stats(&self) -> &ReassemblyStats {
@@ -81,11 +93,11 @@ impl Stack {
     }
 
     pub fn tls_stats(&self) -> TlsStats {
-        self.tls.stats()
+        self.run.tls.stats()
     }
 
     pub fn http_counters(&self) -> &HttpCounters {
-        &self.counters
+        &self.run.up.counters
     }
 
     /// Capture time reached `now` (any packet).
@@ -95,26 +107,26 @@ impl Stack {
 
     /// One TCP segment through every layer of its connection.
     pub fn segment<F: FnMut(ConnId, Exchange<'_>)>(&mut self, seg: &TcpSegment<'_>, out: &mut F) {
-        let Stack { flows, tls, counters, limits, http_log } = self;
-        flows.feed_with(seg, &mut |ev, layers| route(ev, layers, tls, counters, limits, http_log, out));
+        let run = &mut self.run;
+        self.flows.feed_with(seg, &mut |ev, layers| run.route(ev, layers, out));
     }
 
     /// Expires idle connections (see `FlowTable::expire_with`).
     pub fn expire<F: FnMut(ConnId, Exchange<'_>)>(&mut self, now: Timestamp, out: &mut F) {
-        let Stack { flows, tls, counters, limits, http_log } = self;
-        flows.expire_with(now, &mut |ev, layers| route(ev, layers, tls, counters, limits, http_log, out));
+        let run = &mut self.run;
+        self.flows.expire_with(now, &mut |ev, layers| run.route(ev, layers, out));
     }
 
     /// End of capture: every connection flushed and closed.
     pub fn finish<F: FnMut(ConnId, Exchange<'_>)>(&mut self, now: Timestamp, out: &mut F) {
-        let Stack { flows, tls, counters, limits, http_log } = self;
-        flows.finish_with(now, &mut |ev, layers| route(ev, layers, tls, counters, limits, http_log, out));
+        let run = &mut self.run;
+        self.flows.finish_with(now, &mut |ev, layers| run.route(ev, layers, out));
     }
 
     /// Key-log lines appended while live: connections they complete decrypt what they held, in
     /// connection order.
     pub fn add_live_secrets<F: FnMut(ConnId, Exchange<'_>)>(&mut self, text: &[u8], out: &mut F) {
-        let Stack { flows, tls, counters, http_log, .. } = self;
+        let RunWide { tls, up, .. } = &mut self.run;
         tls.add_live_secrets(text);
         // ALLOC: the waiting connections, few and only when a key log grew
         let waiting: Vec<ConnId> = tls.waiting_conns().collect();
@@ -122,101 +134,90 @@ impl Stack {
             return;
         }
         let mut found: Vec<(ConnId, &mut Layers)> =
-            flows.apps_mut().filter(|(id, _)| waiting.binary_search(id).is_ok()).filter_map(|(id, l)| l.as_mut().map(|l| (id, l))).collect();
+            self.flows.apps_mut().filter(|(id, _)| waiting.binary_search(id).is_ok()).filter_map(|(id, l)| l.as_mut().map(|l| (id, l))).collect();
         found.sort_by_key(|(id, _)| *id);
         for (conn, l) in found {
             let Layers { tls: t, http, rpc } = l;
-            tls.resume(conn, t, &mut |d| deliver(conn, http, rpc, d, counters, http_log, out));
+            tls.resume(conn, t, &mut |d| up.deliver(conn, http, rpc, d, out));
         }
     }
 }
 
-/// Hands a reassembly event to its connection's layers, and what the session stage needs on to `out`.
-fn route<F: FnMut(ConnId, Exchange<'_>)>(
-    ev: FlowEvent<'_>,
-    layers: &mut Option<Layers>,
-    tls: &mut TlsLayer,
-    counters: &mut HttpCounters,
-    limits: &Limits,
-    http_log: &mut Option<HttpLog>,
-    out: &mut F,
-) {
-    match ev {
-        FlowEvent::Open { conn, client, server, midstream, ts, .. } => {
-            // ALLOC: HTTP state per open connection, bounded by limits::max_connections
-            *layers = Some(Layers { tls: TlsLayer::open(client, server, ts), http: HttpConn::new(limits), rpc: RpcStage::new(limits.max_body_bytes) });
-            out(conn, Exchange::Open { client, server, midstream });
-            if let Some(l) = http_log {
-                l.open(conn, client, server);
-            }
-        }
-        FlowEvent::Data { conn, dir, bytes, frame, ts } => {
-            let Some(Layers { tls: t, http, rpc }) = layers else { return };
-            // ALPN is read before any application data, so it is known by the time plaintext flows.
-            let alpn_h2 = t.alpn_h2();
-            tls.data(conn, t, dir, bytes, frame, ts, &mut |d| {
-                if alpn_h2 {
-                    http.set_alpn_h2();
+impl RunWide {
+    /// Hands a reassembly event to its connection's layers, and what the session stage needs on to `out`.
+    fn route<F: FnMut(ConnId, Exchange<'_>)>(&mut self, ev: FlowEvent<'_>, layers: &mut Option<Layers>, out: &mut F) {
+        let RunWide { limits, tls, up } = self;
+        match ev {
+            FlowEvent::Open { conn, client, server, midstream, ts, .. } => {
+                // ALLOC: HTTP state per open connection, bounded by limits::max_connections
+                *layers = Some(Layers { tls: TlsConn::new(client, server, ts), http: HttpConn::new(limits), rpc: RpcStage::new(limits.max_body_bytes) });
+                out(conn, Exchange::Open { client, server, midstream });
+                if let Some(l) = &mut up.http_log {
+                    l.open(conn, client, server);
                 }
-                deliver(conn, http, rpc, d, counters, http_log, out)
-            });
-        }
-        FlowEvent::Gap { conn, dir, len, frame, ts } => {
-            out(conn, Exchange::Lost { dir, len, frame });
-            let Some(Layers { tls: t, http, rpc }) = layers else { return };
-            tls.gap(conn, t, dir, len, frame, ts, &mut |d| deliver(conn, http, rpc, d, counters, http_log, out));
-        }
-        FlowEvent::Unacked { conn, .. } => out(conn, Exchange::Unacked),
-        FlowEvent::End { conn, dir, reason, frame, ts } => {
-            if let Some(l) = layers.as_mut() {
-                tls.end(conn, &mut l.tls);
             }
-            out(conn, Exchange::Ended { dir, reason });
-            if let Some(Layers { http, rpc, .. }) = layers {
-                http.end(dir, reason, frame, ts, &mut |hev| up(conn, rpc, hev, counters, http_log, out));
+            FlowEvent::Data { conn, dir, bytes, frame, ts } => {
+                let Some(Layers { tls: t, http, rpc }) = layers else { return };
+                // ALPN is read before any application data, so it is known by the time plaintext flows.
+                let alpn_h2 = t.alpn_h2();
+                tls.data(conn, t, dir, bytes, frame, ts, &mut |d| {
+                    if alpn_h2 {
+                        http.set_alpn_h2();
+                    }
+                    up.deliver(conn, http, rpc, d, out)
+                });
             }
-        }
-        FlowEvent::Close { conn, ts } => {
-            if let Some(Layers { tls: mut t, http, mut rpc }) = layers.take() {
-                if let Some(s) = http.h2_stats() {
-                    counters.h2.merge(s);
+            FlowEvent::Gap { conn, dir, len, frame, ts } => {
+                out(conn, Exchange::Lost { dir, len, frame });
+                let Some(Layers { tls: t, http, rpc }) = layers else { return };
+                tls.gap(conn, t, dir, len, frame, ts, &mut |d| up.deliver(conn, http, rpc, d, out));
+            }
+            FlowEvent::Unacked { conn, .. } => out(conn, Exchange::Unacked),
+            FlowEvent::End { conn, dir, reason, frame, ts } => {
+                if let Some(l) = layers.as_mut() {
+                    tls.end(conn, &mut l.tls);
                 }
-                if let Some((why, frame)) = http.h2_unanalysed() {
-                    t.http2_unanalysed(why.as_str(), frame);
+                out(conn, Exchange::Ended { dir, reason });
+                if let Some(Layers { http, rpc, .. }) = layers {
+                    http.end(dir, reason, frame, ts, &mut |hev| up.event(conn, rpc, hev, out));
                 }
-                tls.close(conn, t);
-                rpc.close(&mut |x| out(conn, x));
             }
-            if let Some(l) = http_log {
-                l.close(conn);
+            FlowEvent::Close { conn, ts } => {
+                if let Some(Layers { tls: mut t, http, mut rpc }) = layers.take() {
+                    if let Some(s) = http.h2_stats() {
+                        up.counters.h2.merge(s);
+                    }
+                    if let Some((why, frame)) = http.h2_unanalysed() {
+                        t.http2_unanalysed(why.as_str(), frame);
+                    }
+                    tls.close(conn, t);
+                    rpc.close(&mut |x| out(conn, x));
+                }
+                if let Some(l) = &mut up.http_log {
+                    l.close(conn);
+                }
+                out(conn, Exchange::Close { ts });
             }
-            out(conn, Exchange::Close { ts });
         }
     }
 }
 
-/// Hands what the TLS layer passes on (plaintext or decrypted) to the connection's HTTP layer.
-fn deliver<F: FnMut(ConnId, Exchange<'_>)>(
-    conn: ConnId,
-    http: &mut HttpConn,
-    rpc: &mut RpcStage,
-    d: Delivery<'_>,
-    counters: &mut HttpCounters,
-    http_log: &mut Option<HttpLog>,
-    out: &mut F,
-) {
-    let mut up = |hev: HttpEvent<'_>| up(conn, rpc, hev, counters, http_log, out);
-    match d {
-        Delivery::Data { dir, bytes, frame, ts } => http.data(dir, bytes, frame, ts, &mut up),
-        Delivery::Gap { dir, len, frame, ts } => http.gap(dir, len, frame, ts, &mut up),
+impl Up {
+    /// Hands what the TLS layer passes on (plaintext or decrypted) to the connection's HTTP layer.
+    fn deliver<F: FnMut(ConnId, Exchange<'_>)>(&mut self, conn: ConnId, http: &mut HttpConn, rpc: &mut RpcStage, d: Delivery<'_>, out: &mut F) {
+        let mut up = |hev: HttpEvent<'_>| self.event(conn, rpc, hev, out);
+        match d {
+            Delivery::Data { dir, bytes, frame, ts } => http.data(dir, bytes, frame, ts, &mut up),
+            Delivery::Gap { dir, len, frame, ts } => http.gap(dir, len, frame, ts, &mut up),
+        }
     }
-}
 
-/// Counts an HTTP event, logs it (`--http-log`) and hands it to the connection's JSON-RPC stage.
-fn up<F: FnMut(ConnId, Exchange<'_>)>(conn: ConnId, rpc: &mut RpcStage, hev: HttpEvent<'_>, counters: &mut HttpCounters, log: &mut Option<HttpLog>, out: &mut F) {
-    if let Some(l) = log {
-        l.http(conn, &hev);
+    /// Counts an HTTP event, logs it (`--http-log`) and hands it to the connection's JSON-RPC stage.
+    fn event<F: FnMut(ConnId, Exchange<'_>)>(&mut self, conn: ConnId, rpc: &mut RpcStage, hev: HttpEvent<'_>, out: &mut F) {
+        if let Some(l) = &mut self.http_log {
+            l.http(conn, &hev);
+        }
+        self.counters.count(&hev);
+        rpc.http(hev, &mut |x| out(conn, x));
     }
-    counters.count(&hev);
-    rpc.http(hev, &mut |x| out(conn, x));
 }

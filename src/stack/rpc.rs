@@ -66,7 +66,7 @@ impl Gather {
     }
 
     /// Bytes came (kept or not).
-    fn seen(&self) -> bool {
+    fn had_bytes(&self) -> bool {
         self.over || self.seen > 0
     }
 
@@ -189,7 +189,7 @@ impl RpcStage {
     /// The connection closes: bodies that never ended are decoded as they stand.
     pub fn close<F: FnMut(Exchange<'_>)>(&mut self, out: &mut F) {
         for (tx, g) in std::mem::take(&mut self.requests) {
-            if let Some(g) = g.filter(Gather::seen) {
+            if let Some(g) = g.filter(Gather::had_bytes) {
                 out(Exchange::RequestBody { tx, body: g.decode() });
             }
         }
@@ -199,7 +199,7 @@ impl RpcStage {
     }
 
     fn request_done<F: FnMut(Exchange<'_>)>(&mut self, tx: TxId, out: &mut F) {
-        if let Some(g) = self.requests.iter_mut().find(|(t, _)| *t == tx).and_then(|(_, g)| g.take()).filter(Gather::seen) {
+        if let Some(g) = self.requests.iter_mut().find(|(t, _)| *t == tx).and_then(|(_, g)| g.take()).filter(Gather::had_bytes) {
             out(Exchange::RequestBody { tx, body: g.decode() });
         }
     }

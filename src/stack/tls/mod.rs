@@ -2,7 +2,8 @@
 //! the client's stream, any port), decrypts TLS 1.2 and 1.3 records with secrets from a key log, and hands
 //! the plaintext on with the frame numbers of the packets that completed each record. It owns the
 //! per-connection TLS state machine (`TlsConnection`, inside each connection's `TlsConn`) and the coverage
-//! bookkeeping of what stayed dark (`TlsLayer`); framing, handshake parsing, key schedules and record protection live in the submodules.
+//! bookkeeping of what stayed dark (`TlsLayer`); framing, handshake parsing, key schedules and record
+//! protection live in the submodules.
 //!
 //! Gap policy: TLS cannot resynchronise after lost bytes (records are chained by sequence number, RFC 8446
 //! §5.3), so a gap turns the connection dark with reason "broken sequence"; the gap is still passed on so
@@ -645,6 +646,11 @@ pub struct TlsConn {
 }
 
 impl TlsConn {
+    /// A new connection's TLS layer, undecided until its first bytes.
+    pub fn new(client: SocketAddr, server: SocketAddr, ts: Timestamp) -> TlsConn {
+        TlsConn { ep: Endpoints { client, server }, transport: Transport::Undecided, ts, h2_unanalysed: None }
+    }
+
     /// TLS negotiated HTTP/2 on this connection (ALPN `h2`).
     pub fn alpn_h2(&self) -> bool {
         matches!(&self.transport, Transport::Tls(t) if t.http2)
@@ -745,11 +751,6 @@ impl TlsLayer {
         s.keylog_secrets = self.keylog.secret_lines;
         s.keylog_malformed = self.keylog.malformed_lines;
         s
-    }
-
-    /// A new connection's TLS layer, undecided until its first bytes.
-    pub fn open(client: SocketAddr, server: SocketAddr, ts: Timestamp) -> TlsConn {
-        TlsConn { ep: Endpoints { client, server }, transport: Transport::Undecided, ts, h2_unanalysed: None }
     }
 
     /// In-order bytes of a connection: decides the transport on the first bytes, then passes plaintext
