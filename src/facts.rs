@@ -2,6 +2,7 @@
 //! something notable happens in a session; rules see only facts, never bytes. Each fact kind has a stable
 //! snake_case name and a fixed list of typed fields (its schema), checked when rules load.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::net::SocketAddr;
 
@@ -27,16 +28,17 @@ impl FieldType {
     }
 }
 
-/// A field's value, as rules see it.
+/// A field's value, as rules see it: text and lists borrowed from the fact, so the guard that turns most
+/// facts away reads them without a copy.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FieldValue {
-    Str(String),
+pub enum FieldValue<'a> {
+    Str(Cow<'a, str>),
     Int(i64),
     Bool(bool),
-    IntList(Vec<i64>),
+    IntList(Cow<'a, [i64]>),
 }
 
-impl std::fmt::Display for FieldValue {
+impl std::fmt::Display for FieldValue<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             FieldValue::Str(s) => f.write_str(s),
@@ -86,7 +88,7 @@ pub struct FactContext {
     /// rule-visible `host`.
     pub host: Arc<str>,
     /// rule-visible `endpoint`: request path without query.
-    pub endpoint: String,
+    pub endpoint: Arc<str>,
     /// rule-visible `era`.
     pub era: Era,
     /// rule-visible `version`: negotiated protocol version, or `""`.
@@ -109,14 +111,14 @@ pub const CONTEXT_FIELDS: &[(&str, FieldType)] = &[
 ];
 
 impl FactContext {
-    pub fn field(&self, name: &str) -> Option<FieldValue> {
+    pub fn field(&self, name: &str) -> Option<FieldValue<'_>> {
         Some(match name {
-            "session_id" => FieldValue::Str(self.session_id.to_string()),
+            "session_id" => FieldValue::Str(Cow::Borrowed(&self.session_id)),
             "has_session_id" => FieldValue::Bool(&*self.session_id != "-"),
-            "host" => FieldValue::Str(self.host.to_string()),
-            "endpoint" => FieldValue::Str(self.endpoint.clone()),
-            "era" => FieldValue::Str(self.era.as_str().to_string()),
-            "version" => FieldValue::Str(self.version.to_string()),
+            "host" => FieldValue::Str(Cow::Borrowed(&self.host)),
+            "endpoint" => FieldValue::Str(Cow::Borrowed(&self.endpoint)),
+            "era" => FieldValue::Str(Cow::Borrowed(self.era.as_str())),
+            "version" => FieldValue::Str(Cow::Borrowed(&self.version)),
             "crosses_gap" => FieldValue::Bool(self.crosses_gap),
             _ => return None,
         })
@@ -135,10 +137,9 @@ macro_rules! facts {
             impl $ty {
                 pub const NAME: &'static str = $name;
                 pub const FIELDS: &'static [(&'static str, FieldType)] = &[ $( (stringify!($field), FieldType::$fty) ),* ];
-                #[allow(clippy::clone_on_copy)]
-                pub fn field(&self, name: &str) -> Option<FieldValue> {
+                pub fn field(&self, name: &str) -> Option<FieldValue<'_>> {
                     match name {
-                        $( stringify!($field) => Some(facts!(@value $fty, self.$field.clone())), )*
+                        $( stringify!($field) => Some(facts!(@value $fty, &self.$field)), )*
                         _ => None,
                     }
                 }
@@ -153,7 +154,7 @@ macro_rules! facts {
             pub fn name(&self) -> &'static str {
                 match self { $( FactKind::$ty(_) => $ty::NAME ),* }
             }
-            pub fn field(&self, name: &str) -> Option<FieldValue> {
+            pub fn field(&self, name: &str) -> Option<FieldValue<'_>> {
                 match self { $( FactKind::$ty(f) => f.field(name) ),* }
             }
         }
@@ -161,14 +162,14 @@ macro_rules! facts {
         /// Every fact kind: name and schema (kind-specific fields; `CONTEXT_FIELDS` come on top).
         pub const KINDS: &[(&str, &[(&str, FieldType)])] = &[ $( ($ty::NAME, $ty::FIELDS) ),* ];
     };
-    (@rust Str) => { String };
+    (@rust Str) => { Cow<'static, str> };
     (@rust Int) => { i64 };
     (@rust Bool) => { bool };
     (@rust IntList) => { Vec<i64> };
-    (@value Str, $e:expr) => { FieldValue::Str($e) };
-    (@value Int, $e:expr) => { FieldValue::Int($e) };
-    (@value Bool, $e:expr) => { FieldValue::Bool($e) };
-    (@value IntList, $e:expr) => { FieldValue::IntList($e) };
+    (@value Str, $e:expr) => { FieldValue::Str(Cow::Borrowed(&**$e)) };
+    (@value Int, $e:expr) => { FieldValue::Int(*$e) };
+    (@value Bool, $e:expr) => { FieldValue::Bool(*$e) };
+    (@value IntList, $e:expr) => { FieldValue::IntList(Cow::Borrowed($e.as_slice())) };
 }
 
 facts! {
@@ -522,7 +523,7 @@ pub struct Fact {
 
 impl Fact {
     /// A field of the fact: kind-specific first, then context.
-    pub fn field(&self, name: &str) -> Option<FieldValue> {
+    pub fn field(&self, name: &str) -> Option<FieldValue<'_>> {
         self.kind.field(name).or_else(|| self.ctx.field(name))
     }
 }

@@ -135,7 +135,7 @@ impl Guard {
 
     /// True when the condition is certainly false on this fact, as the interpreter would find it: the
     /// terms before the false one were all true.
-    pub fn rejects(&self, field: &dyn Fn(&str) -> Option<FieldValue>, params: &BTreeMap<String, Param>) -> bool {
+    pub fn rejects<'f>(&self, field: &dyn Fn(&str) -> Option<FieldValue<'f>>, params: &BTreeMap<String, Param>) -> bool {
         for t in &self.terms {
             match t.eval(field, params) {
                 Some(true) => {}
@@ -149,13 +149,13 @@ impl Guard {
 
 impl Term {
     /// The term's value, or `None` when the guard cannot be sure of what CEL would give.
-    fn eval(&self, field: &dyn Fn(&str) -> Option<FieldValue>, params: &BTreeMap<String, Param>) -> Option<bool> {
+    fn eval<'f>(&self, field: &dyn Fn(&str) -> Option<FieldValue<'f>>, params: &BTreeMap<String, Param>) -> Option<bool> {
         let field = field(&self.field)?;
         let value = self.value.value(params)?;
         let order = match (&field, value) {
             (FieldValue::Int(a), Const::Int(b)) => a.cmp(&b),
             // Ordering is left to CEL for strings and bools; equality is the same both ways.
-            (FieldValue::Str(a), Const::Str(b)) if matches!(self.op, Op::Eq | Op::Ne) => a.as_str().cmp(b),
+            (FieldValue::Str(a), Const::Str(b)) if matches!(self.op, Op::Eq | Op::Ne) => (**a).cmp(b),
             (FieldValue::Bool(a), Const::Bool(b)) if matches!(self.op, Op::Eq | Op::Ne) => a.cmp(&b),
             _ => return None,
         };

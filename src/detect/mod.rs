@@ -266,7 +266,7 @@ impl Incidents {
             client: fact.ctx.client.to_string(),
             server: fact.ctx.server.to_string(),
             host: fact.ctx.host.to_string(),
-            endpoint: fact.ctx.endpoint.clone(),
+            endpoint: fact.ctx.endpoint.to_string(),
             era,
             count: 1,
             frames,

@@ -333,7 +333,7 @@ impl Rule {
 
     /// The condition evaluated by CEL alone, without the guard.
     fn matches_in_cel(&self, fact: &Fact) -> Result<bool, String> {
-        let values: Vec<(String, FieldValue)> = self
+        let values: Vec<(String, FieldValue<'_>)> = self
             .variables
             .iter()
             .filter_map(|v| fact.field(v).map(|val| (v.clone(), val)))
@@ -341,7 +341,7 @@ impl Rule {
         self.eval_values(&values)
     }
 
-    fn eval_values(&self, values: &[(String, FieldValue)]) -> Result<bool, String> {
+    fn eval_values(&self, values: &[(String, FieldValue<'_>)]) -> Result<bool, String> {
         // The root context holds the built-in functions, registered once per thread: building it for every
         // evaluation (`Context::default()`) cost more than evaluating the condition. Params and fact fields
         // go into a child scope, which resolves functions through its parent.
@@ -417,7 +417,7 @@ fn placeholders(template: &str) -> Vec<&str> {
 
 fn cel_value(v: &FieldValue) -> Value {
     match v {
-        FieldValue::Str(s) => Value::String(std::sync::Arc::new(s.clone())),
+        FieldValue::Str(s) => Value::String(std::sync::Arc::new(s.to_string())),
         FieldValue::Int(n) => Value::Int(*n),
         FieldValue::Bool(b) => Value::Bool(*b),
         FieldValue::IntList(v) => Value::List(std::sync::Arc::new(v.iter().map(|n| Value::Int(*n)).collect())),
@@ -440,15 +440,15 @@ fn param_text(p: &Param) -> String {
     }
 }
 
-fn zero_fact(schema: &[(&'static str, FieldType)]) -> Vec<(String, FieldValue)> {
+fn zero_fact(schema: &[(&'static str, FieldType)]) -> Vec<(String, FieldValue<'static>)> {
     schema
         .iter()
         .map(|(name, ty)| {
             let v = match ty {
-                FieldType::Str => FieldValue::Str(String::new()),
+                FieldType::Str => FieldValue::Str("".into()),
                 FieldType::Int => FieldValue::Int(0),
                 FieldType::Bool => FieldValue::Bool(false),
-                FieldType::IntList => FieldValue::IntList(Vec::new()),
+                FieldType::IntList => FieldValue::IntList(Vec::new().into()),
             };
             (name.to_string(), v)
         })
@@ -520,16 +520,16 @@ mod tests {
             }
             for _ in 0..3000 {
                 // Now and then a field is missing: CEL then errs, and the guard must not decide.
-                let mut values: Vec<(String, FieldValue)> = Vec::new();
+                let mut values: Vec<(String, FieldValue<'_>)> = Vec::new();
                 for (name, ty) in &schema {
                     if next(40) == 0 {
                         continue;
                     }
                     let v = match ty {
-                        FieldType::Str => FieldValue::Str(strs[next(strs.len())].clone()),
+                        FieldType::Str => FieldValue::Str(strs[next(strs.len())].clone().into()),
                         FieldType::Int => FieldValue::Int(ints[next(ints.len())]),
                         FieldType::Bool => FieldValue::Bool(next(2) == 0),
-                        FieldType::IntList => FieldValue::IntList(vec![ints[next(ints.len())]]),
+                        FieldType::IntList => FieldValue::IntList(vec![ints[next(ints.len())]].into()),
                     };
                     values.push((name.to_string(), v));
                 }
@@ -572,7 +572,7 @@ min_json = 1
     fn fact(cursor: &str, json_before: i64) -> Fact {
         Fact {
             ctx: FactContext::for_test("k", "abc", false),
-            kind: FactKind::ResponseShift(ResponseShift { to: "text/event-stream".into(), cursor: cursor.into(), json_before, ..Default::default() }),
+            kind: FactKind::ResponseShift(ResponseShift { to: "text/event-stream".into(), cursor: cursor.to_string().into(), json_before, ..Default::default() }),
         }
     }
 

@@ -26,7 +26,7 @@ impl McpTracker {
         let (client, server) = (view.client, view.server);
         let pairing_unsure = view.gapped || view.midstream;
         let Some(t) = view.tx_mut(tx) else { return };
-        let get_path = t.req.as_ref().map(|r| r.path().to_string()).unwrap_or_default();
+        let get_path: Arc<str> = t.req.as_ref().map_or_else(|| "".into(), Req::endpoint);
         let req_frame = t.req.as_ref().map_or(frame, |r| r.frame);
         let capture_loss = t.capture_loss();
         let Some(resp) = t.resp.as_mut() else { return };
@@ -60,7 +60,7 @@ impl McpTracker {
             }
             let key = resp.session.clone();
             // ALLOC: one path per legacy SSE URL of a server, few in practice
-            self.servers.entry(server).or_default().sse_paths.insert(get_path.clone());
+            self.servers.entry(server).or_default().sse_paths.insert(get_path.to_string());
             let Some(key) = key else { return };
             let Some(s) = self.sessions.get(&key) else { return };
             let ctx = context(s, client, get_path.clone(), ts, vec![req_frame, frame]);
@@ -71,13 +71,13 @@ impl McpTracker {
                         what: "endpoint-in-streamable".into(),
                         status: 200,
                         content_type: "text/event-stream".into(),
-                        path: get_path.clone(),
+                        path: get_path.to_string().into(),
                     }),
                 });
             }
             let c = self.client_mut(client.ip(), server);
             let failed = c.failed_post.take();
-            let answered = c.post_answers.get(&get_path).cloned();
+            let answered = c.post_answers.get(&*get_path).cloned();
             if let Some(f) = failed {
                 let mut ctx = ctx.clone();
                 ctx.frames.insert(0, f.frame);
@@ -87,9 +87,9 @@ impl McpTracker {
                         trigger_kind: f.kind.into(),
                         trigger_status: i64::from(f.status),
                         trigger_code: f.code,
-                        client_version: f.version,
-                        post_path: f.path,
-                        get_path: get_path.clone(),
+                        client_version: f.version.into(),
+                        post_path: f.path.into(),
+                        get_path: get_path.to_string().into(),
                         since_ms: ts.since(f.ts).0 / 1_000_000,
                     }),
                 });
@@ -102,7 +102,7 @@ impl McpTracker {
                 ctx.frames.insert(0, pframe);
                 out(Fact {
                     ctx,
-                    kind: FactKind::LegacyUrl(facts::LegacyUrl { what: "post-answered".into(), status: i64::from(status), content_type: media, path: get_path }),
+                    kind: FactKind::LegacyUrl(facts::LegacyUrl { what: "post-answered".into(), status: i64::from(status), content_type: media.into(), path: get_path.to_string().into() }),
                 });
             }
             return;
@@ -131,11 +131,11 @@ impl McpTracker {
                         ctx: ctx(s, vec![frame]),
                         kind: FactKind::EventIdAnomaly(facts::EventIdAnomaly {
                             anomaly: "repeat".into(),
-                            id: id.to_string(),
-                            previous,
+                            id: id.to_string().into(),
+                            previous: previous.into(),
                             same_stream: stream == st.uid,
                             replay,
-                            last_event_id: st.resumed_from.as_ref().map(|(x, _)| x.clone()).unwrap_or_default(),
+                            last_event_id: (st.resumed_from.as_ref().map(|(x, _)| x.clone()).unwrap_or_default()).into(),
                         }),
                     });
                 }
@@ -143,11 +143,11 @@ impl McpTracker {
                     ctx: ctx(s, vec![frame]),
                     kind: FactKind::EventIdAnomaly(facts::EventIdAnomaly {
                         anomaly: "backwards".into(),
-                        id: id.to_string(),
-                        previous,
+                        id: id.to_string().into(),
+                        previous: previous.into(),
                         same_stream: true,
                         replay: false,
-                        last_event_id: String::new(),
+                        last_event_id: "".into(),
                     }),
                 }),
             }
@@ -194,7 +194,7 @@ impl McpTracker {
 /// reply is compared with, so a later single-message SSE reply after JSON replies is still judged.
 pub(super) fn judge(s: &mut Session, mut p: PendingShift, st: &StreamTrack, frame: u64, at_end: bool, capture_loss: bool) -> Fact {
     p.fact.capture_loss = capture_loss;
-    p.fact.cursor = st.cursor.as_str().to_string();
+    p.fact.cursor = st.cursor.as_str().to_string().into();
     p.fact.events = st.events as i64;
     p.fact.ids = st.ids as i64;
     p.fact.judged_at_end = at_end;

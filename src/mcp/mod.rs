@@ -29,12 +29,13 @@ pub mod stream;
 mod undecoded;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
 use std::net::{IpAddr, SocketAddr};
 
 use crate::decode::flow_key::Direction;
 use crate::facts::{self, Era, Fact, FactContext, FactKind};
 use crate::http::{HttpEvent, MessageEnd, ResponseHead, SseEvent, TxId};
-use crate::jsonrpc::{Id, Message, ParseProblem, Payload};
+use crate::jsonrpc::{Ids, Message, ParseProblem, Payload};
 use crate::stack::exchange::{BodyText, FIRST_LINE_CHARS};
 use crate::stack::{Body, Exchange};
 use crate::limits::Limits;
@@ -91,7 +92,7 @@ enum RespKind {
 #[derive(Debug)]
 struct Resp {
     status: u16,
-    media: Option<String>,
+    media: Option<std::borrow::Cow<'static, str>>,
     kind: RespKind,
     frame: u64,
     session: Option<SessionKey>,
@@ -611,7 +612,7 @@ impl McpTracker {
                 let handshake = if info.stateless {
                     0
                 } else {
-                    self.clients.get(&(client.ip(), server)).and_then(|c| c.handshakes.get(&info.path)).copied().unwrap_or(0)
+                    self.clients.get(&(client.ip(), server)).and_then(|c| c.handshakes.get(&*info.path)).copied().unwrap_or(0)
                 };
                 IdentRef::Anonymous { client: client.ip(), endpoint: &info.path, client_name: info.client_name.as_deref(), handshake }
             }
@@ -625,7 +626,7 @@ impl McpTracker {
             s.host = info.host.as_str().into();
         }
         if s.endpoint.is_empty() && info.is_post {
-            s.endpoint = info.path.clone();
+            s.endpoint = info.path.to_string();
         }
         if let Some(e) = info.era {
             s.observe_era(e);
@@ -658,7 +659,7 @@ impl McpTracker {
         let http_method = req.method().to_string();
         let is_post = http_method == "POST";
         let rpc_method = req.first_method();
-        let path = req.path().to_string();
+        let path = req.endpoint();
         let frame = req.frame;
         let req_ts = req.ts;
         let declares_2026 = req.declares_2026();
@@ -674,9 +675,9 @@ impl McpTracker {
         }
         if is_post && !ids.is_empty() {
             let paths = &mut self.servers.entry(server).or_default().mcp_paths;
-            if !paths.contains(&path) {
+            if !paths.contains(&*path) {
                 // ALLOC: one path per MCP endpoint of a server, few in practice
-                paths.insert(path.clone());
+                paths.insert(path.to_string());
             }
         }
         let client_key = (client.ip(), server);
@@ -719,8 +720,8 @@ impl McpTracker {
         let Some(s) = self.sessions.get_mut(&key) else { return };
         s.request_sent(&ids, cap_ids);
         // Built only for a fact: most requests raise none.
-        let base = context(s, client, String::new(), ts, Vec::new());
-        let ctx = || FactContext { endpoint: path.clone(), frames: vec![frame], ..base.clone() };
+        let base = context(s, client, Arc::clone(&path), ts, Vec::new());
+        let ctx = || FactContext { frames: vec![frame], ..base.clone() };
         let (era, handshake) = (s.era, s.handshake);
         let negotiated = s.version.clone();
         if let Some(sid) = &req_sid {
@@ -746,7 +747,7 @@ impl McpTracker {
                     ctx: c,
                     kind: FactKind::StaleSession(facts::StaleSession {
                         trigger: "reuse".into(),
-                        http_method: http_method.clone(),
+                        http_method: http_method.clone().into(),
                         rpc_method: (&rpc_method).into(),
                         since_404_ms: req_ts.since(d.ts).0 / 1_000_000,
                         sent_before_404: before,
@@ -764,8 +765,8 @@ impl McpTracker {
                         how: "request".into(),
                         new_id_minted: self.minted.contains(new),
                         old_id_minted: self.minted.contains(&old),
-                        old_id: old,
-                        new_id: new.clone(),
+                        old_id: old.into(),
+                        new_id: new.clone().into(),
                         client_initialized,
                         capture_loss: self.clients.get(&client_key).is_some_and(|c| c.server_loss),
                     }),
@@ -783,7 +784,7 @@ impl McpTracker {
         for (what, header, expected) in checks.into_iter().chain(version) {
             out(Fact {
                 ctx: ctx(),
-                kind: FactKind::HeaderMismatch(facts::HeaderMismatch { what: what.into(), header, expected, rpc_method: (&rpc_method).into() }),
+                kind: FactKind::HeaderMismatch(facts::HeaderMismatch { what: what.into(), header: header.into(), expected: expected.into(), rpc_method: (&rpc_method).into() }),
             });
         }
     }
@@ -821,13 +822,13 @@ impl McpTracker {
                 let Some(t) = view.tx_mut(tx) else { return };
                 let Some(req) = t.req.as_ref() else { return };
                 // What is still owed: the stream's pending ids, or every request id before any answer.
-                let owed: Vec<Id> = match &t.resp {
+                let owed: Ids = match &t.resp {
                     None => req.request_ids(),
                     // An undecodable stream may carry the answer: nothing is known to be owed.
-                    Some(r) if r.undecoded => Vec::new(),
+                    Some(r) if r.undecoded => Ids::new(),
                     Some(r) => match &r.stream {
                         Some(st) => st.pending.clone(),
-                        None => Vec::new(),
+                        None => Ids::new(),
                     },
                 };
                 let Some(&age) = self.checkpoints.request_waiting.get(t.wait_step) else { return };
@@ -837,7 +838,7 @@ impl McpTracker {
                     return;
                 }
                 let method = req.first_method();
-                let path = req.path().to_string();
+                let path = req.endpoint();
                 let frame = req.frame;
                 let req_ts = req.ts;
                 let capture_loss = t.capture_loss();
@@ -847,7 +848,7 @@ impl McpTracker {
                     for id in owed {
                         out(Fact {
                             ctx: context(s, client, path.clone(), at, vec![frame]),
-                            kind: FactKind::RequestWaiting(facts::RequestWaiting { method: (&method).into(), id: id.display(), waiting_secs: age, capture_loss }),
+                            kind: FactKind::RequestWaiting(facts::RequestWaiting { method: (&method).into(), id: id.display().into(), waiting_secs: age, capture_loss }),
                         });
                     }
                 }
@@ -867,11 +868,11 @@ impl McpTracker {
                     if let Some(s) = self.sessions.get(&d.key) {
                         let client_addr = SocketAddr::new(client.0, 0);
                         out(Fact {
-                            ctx: context(s, client_addr, d.endpoint.clone(), at, vec![d.frame]),
+                            ctx: context(s, client_addr, d.endpoint.as_str().into(), at, vec![d.frame]),
                             kind: FactKind::StaleSession(facts::StaleSession {
                                 trigger: "wait".into(),
-                                http_method: String::new(),
-                                rpc_method: String::new(),
+                                http_method: "".into(),
+                                rpc_method: "".into(),
                                 since_404_ms: age * 1000,
                                 sent_before_404: false,
                                 reuses: i64::from(d.reuses),
@@ -922,7 +923,7 @@ impl McpTracker {
                     client: st.gap_client.unwrap_or(SocketAddr::from(([0, 0, 0, 0], 0))),
                     server: *addr,
                     host: host.into(),
-                    endpoint,
+                    endpoint: endpoint.into(),
                     era: Era::Unknown,
                     version: "".into(),
                     frames: st.gap_frames.clone(),
@@ -947,7 +948,7 @@ fn is_mcp_request(servers: &HashMap<SocketAddr, ServerState>, server: SocketAddr
     req.mcp_evidence() || (req.has_messages() && servers.get(&server).is_some_and(|st| st.mcp_paths.contains(req.path())))
 }
 
-fn context(s: &Session, client: SocketAddr, endpoint: String, ts: Timestamp, frames: Vec<u64>) -> FactContext {
+fn context(s: &Session, client: SocketAddr, endpoint: Arc<str>, ts: Timestamp, frames: Vec<u64>) -> FactContext {
     FactContext {
         ts,
         session_key: s.unique.clone(),

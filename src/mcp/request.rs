@@ -4,31 +4,68 @@
 //! (2024-11-05), and the 2026-07-28 markers (`Mcp-Method`, `_meta` protocol version, `server/discover`)
 //! with the header expectations that revision sets (mcp-transports.md §1.2).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::facts::Era;
 use crate::http::RequestHead;
-use crate::jsonrpc::{Id, Message};
+use crate::jsonrpc::{Ids, Message};
 use crate::stack::Body;
 use crate::time::Timestamp;
 
 use super::McpStats;
 
-/// A request's first JSON-RPC method (empty without one), cheap to clone; a fact takes it as a `String`.
+/// A request's first JSON-RPC method (empty without one), cheap to clone (an MCP method is static text).
 #[derive(Debug, Clone, Default)]
-pub(super) struct Method(Option<Arc<str>>);
+pub(super) struct Method(Cow<'static, str>);
 
 impl Method {
     pub(super) fn as_str(&self) -> &str {
-        self.0.as_deref().unwrap_or_default()
+        &self.0
     }
 }
 
-impl From<&Method> for String {
-    fn from(m: &Method) -> String {
-        m.as_str().to_string()
+impl From<&Method> for Cow<'static, str> {
+    fn from(m: &Method) -> Cow<'static, str> {
+        m.0.clone()
     }
 }
+
+/// The MCP methods named most (2024-11-05 to 2026-07-28), kept as static text so that naming one in a
+/// fact costs no copy.
+const METHOD_NAMES: &[&str] = &[
+    "initialize",
+    "notifications/initialized",
+    "tools/list",
+    "tools/call",
+    "ping",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+    "sampling/createMessage",
+    "elicitation/create",
+    "roots/list",
+    "server/discover",
+    "subscriptions/listen",
+    "tasks/get",
+    "tasks/list",
+    "tasks/result",
+    "tasks/cancel",
+    "notifications/cancelled",
+    "notifications/progress",
+    "notifications/message",
+    "notifications/tools/list_changed",
+    "notifications/resources/list_changed",
+    "notifications/resources/updated",
+    "notifications/prompts/list_changed",
+    "notifications/roots/list_changed",
+];
 
 /// The request half of an HTTP transaction, as much as the classifier keeps: its head as the HTTP layer
 /// handed it over (moved, not copied: the MCP headers are read from it when needed).
@@ -39,9 +76,9 @@ pub(super) struct Req {
     pub(super) h2_stream: Option<u32>,
     pub(super) frame: u64,
     pub(super) ts: Timestamp,
-    pub(super) messages: Option<Vec<Message>>,
-    /// The first JSON-RPC method (`first_method`).
-    first: Option<Arc<str>>,
+    pub(super) messages: Option<crate::jsonrpc::Messages>,
+    /// The first JSON-RPC method (`first_method`), empty without one.
+    first: Method,
     /// What keys its session (`key_info`), once built.
     pub(super) key: Option<KeyInfo>,
     /// Request-side facts were emitted (at RequestEnd, or at the response if that came first).
@@ -50,12 +87,17 @@ pub(super) struct Req {
 
 impl Req {
     pub(super) fn from_head(head: RequestHead, frame: u64, ts: Timestamp) -> Req {
-        Req { head, h2_stream: None, frame, ts, messages: None, first: None, key: None, checked: false }
+        Req { head, h2_stream: None, frame, ts, messages: None, first: Method::default(), key: None, checked: false }
     }
 
     /// The HTTP method.
     pub(super) fn method(&self) -> &str {
         &self.head.method
+    }
+
+    /// The HTTP method for a fact: a registered one is static text, not copied.
+    pub(super) fn method_token(&self) -> Cow<'static, str> {
+        self.head.method.clone()
     }
 
     /// `Host` (empty without one).
@@ -92,6 +134,17 @@ impl Req {
         self.head.target.split('?').next().unwrap_or("")
     }
 
+    /// The path, shared with the head when the target has no query (nearly always): the facts and the
+    /// session keep it without a copy.
+    pub(super) fn endpoint(&self) -> Arc<str> {
+        if self.head.target.contains('?') {
+            // ALLOC: the path of a target with a query, bounded by limits::max_header_bytes
+            Arc::from(self.path())
+        } else {
+            Arc::clone(&self.head.target)
+        }
+    }
+
     /// The HTTP+SSE session parameter of the POST URL (`?sessionId=` TypeScript, `?session_id=` Python).
     pub(super) fn legacy_param(&self) -> Option<&str> {
         legacy_param(&self.head.target)
@@ -106,16 +159,16 @@ impl Req {
             Body::Messages(m) => m,
             Body::Undecodable => {
                 stats.json_parse_errors += 1;
-                Vec::new()
+                crate::jsonrpc::Messages::new()
             }
             Body::OverCap => {
                 stats.bodies_over_cap += 1;
-                Vec::new()
+                crate::jsonrpc::Messages::new()
             }
-            Body::Empty => Vec::new(),
+            Body::Empty => crate::jsonrpc::Messages::new(),
         };
         stats.jsonrpc_messages += msgs.len() as u64;
-        self.first = msgs.iter().find_map(Message::method).map(Arc::from);
+        self.first = Method(msgs.iter().find_map(Message::method).map_or(Cow::Borrowed(""), |m| crate::http::token(m, METHOD_NAMES)));
         self.messages = Some(msgs);
     }
 
@@ -133,7 +186,7 @@ impl Req {
         self.messages().iter().any(|m| matches!(m, Message::Request { .. }))
     }
 
-    pub(super) fn request_ids(&self) -> Vec<Id> {
+    pub(super) fn request_ids(&self) -> Ids {
         self.messages()
             .iter()
             .filter_map(|m| match m {
@@ -146,7 +199,7 @@ impl Req {
     /// The first JSON-RPC method of the body, empty without one: named once, shared by the facts of the
     /// request and of its response.
     pub(super) fn first_method(&self) -> Method {
-        Method(self.first.clone())
+        self.first.clone()
     }
 
     pub(super) fn is_initialize(&self) -> bool {
@@ -213,7 +266,7 @@ impl Req {
         KeyInfo {
             session_id: self.session_id().map(str::to_string),
             legacy: self.legacy_param().map(str::to_string),
-            path: self.path().to_string(),
+            path: self.endpoint(),
             host: self.host().to_string(),
             is_post: self.method() == "POST",
             era: self.era(),
@@ -251,7 +304,7 @@ pub(super) fn is_mcp_method(method: &str) -> bool {
 pub(super) struct KeyInfo {
     pub(super) session_id: Option<String>,
     pub(super) legacy: Option<String>,
-    pub(super) path: String,
+    pub(super) path: Arc<str>,
     pub(super) host: String,
     pub(super) is_post: bool,
     pub(super) era: Option<Era>,

@@ -19,7 +19,7 @@ impl McpTracker {
         if view.tx_mut(tx).is_none() {
             view.txs.push_back(Tx::new(tx, None));
         }
-        let media = head.headers.content_type();
+        let media = head.headers.media_type();
         let resp_sid = head.headers.get("mcp-session-id").map(str::to_string);
         let server_hdr = server_signature(head);
         let x_accel_no = head.headers.get("x-accel-buffering").is_some_and(|v| v.trim().eq_ignore_ascii_case("no"));
@@ -42,7 +42,7 @@ impl McpTracker {
         let sse = resp.media.as_deref() == Some("text/event-stream");
         if sse {
             self.stream_uid += 1;
-            resp.stream = Some(StreamTrack::new(self.stream_uid, ts, x_accel_no, Vec::new()));
+            resp.stream = Some(StreamTrack::new(self.stream_uid, ts, x_accel_no, Ids::new()));
         }
         let req_sent = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.req.as_ref()).map(|r| r.ts);
         if let (Some(st), Some(sent)) = (resp.stream.as_mut(), req_sent) {
@@ -62,9 +62,9 @@ impl McpTracker {
             "GET" => RespKind::Get,
             _ => RespKind::Other,
         };
-        let path = req.path().to_string();
+        let path = req.endpoint();
         let is_mcp = is_mcp_request(&self.servers, server, req) || resp_sid.is_some();
-        let get_on_mcp = resp.kind == RespKind::Get && self.servers.get(&server).is_some_and(|s| s.mcp_paths.contains(&path));
+        let get_on_mcp = resp.kind == RespKind::Get && self.servers.get(&server).is_some_and(|s| s.mcp_paths.contains(&*path));
         if !is_mcp && !get_on_mcp {
             // Plain HTTP (or a GET that may still turn out to serve an `endpoint` event).
             if let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) {
@@ -97,7 +97,7 @@ impl McpTracker {
             let c = self.client_mut(client.ip(), server);
             c.handshake_seq += 1;
             // ALLOC: one handshake serial per endpoint of a client, few in practice
-            c.handshakes.insert(path.clone(), c.handshake_seq);
+            c.handshakes.insert(path.to_string(), c.handshake_seq);
         }
         // A session id on an error answer keys nothing: some servers stamp a fresh id on every 400 to a
         // request without one (the Python SDK on a session-less GET), and no session follows it.
@@ -157,8 +157,8 @@ impl McpTracker {
                     ctx: ctx_for(s, vec![req_frame, frame]),
                     kind: FactKind::SessionChange(facts::SessionChange {
                         how: "response".into(),
-                        old_id: old.clone(),
-                        new_id: new.clone(),
+                        old_id: old.clone().into(),
+                        new_id: new.clone().into(),
                         new_id_minted: self.minted.contains(new),
                         capture_loss: false,
                         old_id_minted: self.minted.contains(old),
@@ -177,7 +177,7 @@ impl McpTracker {
             out(Fact {
                 ctx: ctx_for(s, vec![req_frame, frame]),
                 kind: FactKind::Resume(facts::Resume {
-                    last_event_id: last_event_id.clone().unwrap_or_default(),
+                    last_event_id: last_event_id.clone().unwrap_or_default().into(),
                     has_cursor: last_event_id.is_some(),
                     known: known.is_some(),
                     session_had_ids: s.ids_issued > 0,
@@ -194,7 +194,7 @@ impl McpTracker {
             if head.status >= 500 {
                 let st = self.servers.entry(server).or_default();
                 // ALLOC: per server endpoint, RECENT_5XX times
-                let q = st.recent_5xx.entry(path.clone()).or_default();
+                let q = st.recent_5xx.entry(path.to_string()).or_default();
                 q.push_front(ts);
                 q.truncate(RECENT_5XX);
             }
@@ -206,23 +206,23 @@ impl McpTracker {
                         let server_before = last.server_hdr.clone();
                         Some(PendingShift {
                             fact: facts::ResponseShift {
-                                from: last.body.as_str().to_string(),
-                                to: body.as_str().to_string(),
+                                from: last.body.as_str().into(),
+                                to: body.as_str().into(),
                                 method: (&method_name).into(),
                                 status: i64::from(head.status),
                                 json_before: s.post_json as i64,
                                 sse_before: s.post_sse as i64,
                                 error_between: s.error_since_last_post,
                                 session_id_changed: last.session_id != req_sid,
-                                cursor: String::new(),
+                                cursor: "".into(),
                                 events: 0,
                                 ids: 0,
                                 judged_at_end: false,
                                 server_messages: 0,
                                 single_message: false,
-                                server_changed: server_before != server_hdr,
-                                server_before,
-                                server_now: server_hdr.clone(),
+                                server_changed: *server_before != *server_hdr,
+                                server_before: server_before.into(),
+                                server_now: server_hdr.to_string().into(),
                                 prev_frame: last.frame as i64,
                                 frame: frame as i64,
                                 // A JSON reply is judged at once; an SSE reply when judged.
@@ -238,7 +238,19 @@ impl McpTracker {
                     BodyType::Json => s.post_json += 1,
                     BodyType::Sse => s.post_sse += 1,
                 }
-                s.last_post = Some(LastPost { body, frame, server_hdr, session_id: req_sid.clone() });
+                // Updated in place: its strings are copied only when they change.
+                match &mut s.last_post {
+                    Some(last) => {
+                        (last.body, last.frame) = (body, frame);
+                        if last.server_hdr != *server_hdr {
+                            last.server_hdr = server_hdr.into_owned();
+                        }
+                        if last.session_id != req_sid {
+                            last.session_id.clone_from(&req_sid);
+                        }
+                    }
+                    None => s.last_post = Some(LastPost { body, frame, server_hdr: server_hdr.into_owned(), session_id: req_sid.clone() }),
+                }
                 s.error_since_last_post = false;
                 if let Some(p) = shift {
                     if body == BodyType::Sse {
@@ -251,15 +263,15 @@ impl McpTracker {
             }
         }
         // A POST answered on a URL known to serve the legacy `endpoint` event.
-        if resp.kind == RespKind::Post && self.servers.get(&server).is_some_and(|st| st.sse_paths.contains(&path)) {
+        if resp.kind == RespKind::Post && self.servers.get(&server).is_some_and(|st| st.sse_paths.contains(&*path)) {
             if let Some(s) = self.sessions.get(&key) {
                 out(Fact {
                     ctx: ctx_for(s, vec![req_frame, frame]),
                     kind: FactKind::LegacyUrl(facts::LegacyUrl {
                         what: "post-answered".into(),
                         status: i64::from(head.status),
-                        content_type: resp.media.clone().unwrap_or_default(),
-                        path: path.clone(),
+                        content_type: resp.media.clone().unwrap_or_default().into(),
+                        path: path.to_string().into(),
                     }),
                 });
             }
@@ -267,12 +279,12 @@ impl McpTracker {
         if resp.kind == RespKind::Post {
             let c = self.client_mut(client_key.0, client_key.1);
             let media = resp.media.as_deref().unwrap_or_default();
-            match c.post_answers.get_mut(&path) {
+            match c.post_answers.get_mut(&*path) {
                 // The same answer as last time on this path (the usual case): nothing to copy.
                 Some(a) if a.1 == media => *a = (head.status, std::mem::take(&mut a.1), frame),
                 // ALLOC: one entry per POST path of a client, few in practice
                 _ => {
-                    c.post_answers.insert(path.clone(), (head.status, media.to_string(), frame));
+                    c.post_answers.insert(path.to_string(), (head.status, media.to_string(), frame));
                 }
             }
             if head.status < 400 {
@@ -286,12 +298,9 @@ impl McpTracker {
 
     pub(super) fn finish_response<F: FnMut(Fact)>(&mut self, view: &ConnView, tx: &mut Tx, ts: Timestamp, end: MessageEnd, out: &mut F) {
         let (client, server) = (view.client, view.server);
-        let path = tx.req.as_ref().map(|r| r.path().to_string()).unwrap_or_default();
-        let http_method = tx.req.as_ref().map(|r| r.method().to_string()).unwrap_or_default();
+        let path: Arc<str> = tx.req.as_ref().map_or_else(|| "".into(), Req::endpoint);
+        let http_method = tx.req.as_ref().map(Req::method_token).unwrap_or_default();
         let rpc_method = tx.req.as_ref().map(Req::first_method).unwrap_or_default();
-        let rpc_method = rpc_method.as_str();
-        let req_sid = tx.req.as_ref().and_then(|r| r.session_id().map(str::to_string));
-        let req_version = tx.req.as_ref().and_then(|r| r.requested_version().or_else(|| r.proto_version().map(str::to_string))).unwrap_or_default();
         let req_frame = tx.req.as_ref().map(|r| r.frame);
         // The stream ended in a gap, or lost server bytes to one before, or the capture stopped watching it
         // while it was open (the capture ended, or the connection was evicted at the table's cap): what it
@@ -299,6 +308,9 @@ impl McpTracker {
         let (reason, closed_by) = end_reason(end, view.first_end);
         let unwatched = matches!(reason, "end-of-capture" | "evicted");
         let capture_loss = tx.capture_loss() || matches!(end, MessageEnd::Gap) || unwatched;
+        // The request stays borrowed beside the response (another field of the transaction).
+        let req = tx.req.as_ref();
+        let req_sid = req.and_then(Req::session_id);
         let Some(resp) = tx.resp.as_mut() else { return };
         let Some(key) = resp.session.clone() else { return };
         let Some(s) = self.sessions.get_mut(&key) else { return };
@@ -342,7 +354,7 @@ impl McpTracker {
             });
         }
 
-        let media = resp.media.clone().unwrap_or_default();
+        let media: &str = resp.media.as_deref().unwrap_or_default();
         let parsed = match std::mem::take(&mut resp.body) {
             Body::Messages(m) => Some(m),
             Body::Undecodable => {
@@ -368,7 +380,7 @@ impl McpTracker {
         }
         // HTTP+SSE: a 202 to a POST means the responses will come on the GET stream.
         if resp.status == 202 && matches!(key.ident, SessionIdent::LegacyParam(_)) {
-            if let Some(ids) = tx.req.as_ref().map(Req::request_ids) {
+            if let Some(ids) = req.map(Req::request_ids) {
                 for id in ids {
                     if s.legacy_pending.len() < self.limits.max_pending_per_session {
                         // ALLOC: bounded by limits::max_pending_per_session
@@ -378,8 +390,8 @@ impl McpTracker {
             }
         }
 
-        // The request's frame and the response's: the evidence of an answer.
-        let exchange_frames: Vec<u64> = req_frame.into_iter().chain([resp.frame]).collect();
+        // The request's frame and the response's: the evidence of an answer (built for a fact only).
+        let exchange_frames = || -> Vec<u64> { req_frame.into_iter().chain([resp.frame]).collect() };
         let (kind, code, rpc_id, message) = if resp.undecoded {
             // Not an empty or bare body: one that could not be read.
             ("undecoded", 0, String::new(), String::new())
@@ -390,46 +402,46 @@ impl McpTracker {
             // tools/list, a tool's result) is not read again as text.
             ("unread", 0, String::new(), String::new())
         } else {
-            classify_error_body(&media, resp.text.as_ref(), parsed.as_deref())
+            classify_error_body(media, resp.text.as_ref(), parsed.as_deref())
         };
         if resp.get_on_mcp {
-            let dead = req_sid.as_ref().is_some_and(|sid| self.clients.get(&(client.ip(), server)).is_some_and(|c| c.dead.contains_key(sid)));
+            let dead = req_sid.as_ref().is_some_and(|sid| self.clients.get(&(client.ip(), server)).is_some_and(|c| c.dead.contains_key(*sid)));
             out(Fact {
-                ctx: ctx(s, exchange_frames.clone()),
+                ctx: ctx(s, exchange_frames()),
                 kind: FactKind::GetResponse(facts::GetResponse {
                     status: i64::from(resp.status),
-                    content_type: media.clone(),
+                    content_type: media.to_string().into(),
                     has_session_id: req_sid.is_some(),
                     session_unknown: req_sid.is_some() && (mentions_session(&message) || dead),
                     body: kind.into(),
-                    message: message.clone(),
+                    message: message.clone().into(),
                 }),
             });
         }
         if resp.status >= 400 {
             let mentions_session = mentions_session(&message);
             let fingerprint = fingerprint(resp.status, kind, code, &rpc_id, &message);
-            let on_mcp = self.servers.get(&server).is_some_and(|st| st.mcp_paths.contains(&path));
+            let on_mcp = self.servers.get(&server).is_some_and(|st| st.mcp_paths.contains(&*path));
             let recent: Vec<i64> = self
                 .servers
                 .get(&server)
-                .and_then(|st| st.recent_5xx.get(&path))
+                .and_then(|st| st.recent_5xx.get(&*path))
                 .map(|q| q.iter().map(|t| ts.since(*t).0 / 1_000_000).collect())
                 .unwrap_or_default();
             out(Fact {
-                ctx: ctx(s, exchange_frames),
+                ctx: ctx(s, exchange_frames()),
                 kind: FactKind::ErrorResponse(facts::ErrorResponse {
                     status: i64::from(resp.status),
                     http_method: http_method.clone(),
-                    rpc_method: rpc_method.to_string(),
-                    content_type: media.clone(),
+                    rpc_method: (&rpc_method).into(),
+                    content_type: media.to_string().into(),
                     body: kind.into(),
                     rpc_code: code,
-                    rpc_id,
-                    message: message.clone(),
+                    rpc_id: rpc_id.into(),
+                    message: message.clone().into(),
                     mentions_session,
                     session_seen_ok: s.seen_ok,
-                    fingerprint: fingerprint.map(|f| format!("; fingerprint: {f}")).unwrap_or_default(),
+                    fingerprint: (fingerprint.map(|f| format!("; fingerprint: {f}")).unwrap_or_default()).into(),
                     on_mcp_endpoint: on_mcp,
                     auth_challenge: resp.auth_challenge,
                     recent_5xx_ms: recent,
@@ -440,13 +452,13 @@ impl McpTracker {
             // A POST answered 404 for its session id: the client must re-initialize (not under 2026-07-28,
             // where 404 is "method not found"). A GET's 404 is the reconnect loop's own business.
             if resp.status == 404 && code != -32601 && !modern && http_method == "POST" {
-                if let Some(sid) = req_sid.clone() {
+                if let Some(sid) = req_sid.map(str::to_string) {
                     let frame = resp.frame;
                     let first = self.checkpoints.stale_session.first().copied();
                     let c = self.client_mut(client.ip(), server);
                     if !c.dead.contains_key(&sid) && c.dead.len() < MAX_DEAD {
                         // ALLOC: dead session ids per client, at most MAX_DEAD
-                        c.dead.insert(sid.clone(), Dead { ts, frame, reinitialized: false, reuses: 0, reuse_frames: Vec::new(), key: key.clone(), endpoint });
+                        c.dead.insert(sid.clone(), Dead { ts, frame, reinitialized: false, reuses: 0, reuse_frames: Vec::new(), key: key.clone(), endpoint: endpoint.to_string() });
                         if let Some(first) = first {
                             self.schedule(ts.plus(Duration::from_secs(first)), Timer::Reinit { client: (client.ip(), server), sid, step: 0 });
                         }
@@ -454,7 +466,8 @@ impl McpTracker {
                 }
             }
             if http_method == "POST" {
-                let failed = FailedPost { kind: "status", status: resp.status, code, version: req_version, path, ts, frame: resp.frame };
+                let version = req.and_then(|r| r.requested_version().or_else(|| r.proto_version().map(str::to_string))).unwrap_or_default();
+                let failed = FailedPost { kind: "status", status: resp.status, code, version, path: path.to_string(), ts, frame: resp.frame };
                 self.client_mut(client.ip(), server).failed_post = Some(failed);
             }
         }
@@ -481,18 +494,18 @@ pub(super) fn reply_delivered<F: FnMut(Fact)>(
     at: Delivered,
     init_requested: &mut Option<String>,
     cap: usize,
-    evidence: (SocketAddr, &str, Timestamp),
+    evidence: (SocketAddr, &Arc<str>, Timestamp),
     out: &mut F,
 ) {
     let Some(id) = m.reply_id() else { return };
     let (client, endpoint, ts) = evidence;
-    let ctx = |s: &Session, frames: Vec<u64>| context(s, client, endpoint.to_string(), ts, frames);
+    let ctx = |s: &Session, frames: Vec<u64>| context(s, client, Arc::clone(endpoint), ts, frames);
     let outstanding = s.reply_arrived(id);
     if let Some(&(first_frame, first_stream)) = s.answered.get(id) {
         out(Fact {
             ctx: ctx(s, vec![first_frame, at.frame]),
             kind: FactKind::DuplicateResponse(facts::DuplicateResponse {
-                id: id.display(),
+                id: id.display().into(),
                 same_stream: first_stream == at.stream,
                 first_frame: first_frame as i64,
                 outstanding,
@@ -512,7 +525,7 @@ pub(super) fn reply_delivered<F: FnMut(Fact)>(
                 let frames = if at.head_frame == at.frame { vec![at.frame] } else { vec![at.head_frame, at.frame] };
                 out(Fact {
                     ctx: ctx(s, frames),
-                    kind: FactKind::Initialize(facts::Initialize { requested: req, negotiated: v, server_best, client_previous }),
+                    kind: FactKind::Initialize(facts::Initialize { requested: req.into(), negotiated: v.into(), server_best: server_best.into(), client_previous: client_previous.into() }),
                 });
             }
         }
@@ -594,11 +607,11 @@ pub(super) fn version_check(conns: &ConnMap<ConnView>, conn: ConnId, tx: Option<
 }
 
 /// `Server` and `Via` of a response, as one comparable string.
-pub(super) fn server_signature(head: &ResponseHead) -> String {
+pub(super) fn server_signature(head: &ResponseHead) -> std::borrow::Cow<'_, str> {
     let server = head.headers.get("server").unwrap_or("");
     match head.headers.get("via") {
-        Some(via) => format!("{server}|{via}"),
-        None => server.to_string(),
+        Some(via) => std::borrow::Cow::Owned(format!("{server}|{via}")),
+        None => std::borrow::Cow::Borrowed(server),
     }
 }
 

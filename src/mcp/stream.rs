@@ -2,7 +2,7 @@
 //! keep-alives) and the JSON-RPC requests it still owes. WHATWG HTML §9.2 for the stream itself; MCP
 //! 2025-03-26..2025-11-25 transports for what a POST stream owes (the responses to the POST's requests).
 
-use crate::jsonrpc::Id;
+use crate::jsonrpc::{Id, Ids};
 use crate::time::Timestamp;
 
 use super::cursor::CursorState;
@@ -32,7 +32,7 @@ pub struct StreamTrack {
     /// `Last-Event-ID` the stream resumed from, with that id's issue order in the session.
     pub resumed_from: Option<(String, Option<u64>)>,
     /// Requests of the POST still without a response on this stream.
-    pub pending: Vec<Id>,
+    pub pending: Ids,
     /// Server requests and notifications that came before the reply (per-request streaming).
     pub server_messages: u64,
     /// A reply the stream owed arrived.
@@ -40,7 +40,7 @@ pub struct StreamTrack {
 }
 
 impl StreamTrack {
-    pub fn new(uid: u64, head_ts: Timestamp, x_accel_no: bool, pending: Vec<Id>) -> StreamTrack {
+    pub fn new(uid: u64, head_ts: Timestamp, x_accel_no: bool, pending: Ids) -> StreamTrack {
         StreamTrack {
             uid,
             cursor: CursorState::None,
@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn stream_burst_after_silence_is_counted() {
-        let mut s = StreamTrack::new(1, ms(0), false, vec![]);
+        let mut s = StreamTrack::new(1, ms(0), false, Ids::new());
         s.event(ms(100), false);
         s.event(ms(12_000), false);
         s.event(ms(12_010), false);
@@ -143,11 +143,11 @@ mod tests {
 
     #[test]
     fn stream_silence_includes_the_end_and_comments_break_it() {
-        let mut s = StreamTrack::new(1, ms(0), false, vec![]);
+        let mut s = StreamTrack::new(1, ms(0), false, Ids::new());
         s.event(ms(10), false);
         s.end(ms(40_010));
         assert_eq!(s.max_silence_ms, 40_000);
-        let mut k = StreamTrack::new(1, ms(0), false, vec![]);
+        let mut k = StreamTrack::new(1, ms(0), false, Ids::new());
         for t in (10_000..=40_000).step_by(10_000) {
             k.comment(ms(t));
         }
@@ -158,9 +158,9 @@ mod tests {
 
     #[test]
     fn stream_answer_removes_pending() {
-        let mut s = StreamTrack::new(1, ms(0), false, vec![Id::Num(3), Id::Num(4)]);
+        let mut s = StreamTrack::new(1, ms(0), false, smallvec::smallvec![Id::Num(3), Id::Num(4)]);
         assert!(s.answer(&Id::Num(3)));
         assert!(!s.answer(&Id::Num(3)));
-        assert_eq!(s.pending, vec![Id::Num(4)]);
+        assert_eq!(s.pending.as_slice(), [Id::Num(4)]);
     }
 }

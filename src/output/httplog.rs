@@ -80,8 +80,8 @@ impl HttpLog {
         match ev {
             HttpEvent::Request { tx, head, frame, .. } => {
                 let row = c.rows.entry(*tx).or_default();
-                row.method = Some(head.method.clone());
-                row.uri = Some(head.target.clone());
+                row.method = Some(head.method.to_string());
+                row.uri = Some(head.target.to_string());
                 row.req_frame = Some(*frame);
             }
             HttpEvent::H2Stream { tx, stream, .. } => {
@@ -313,7 +313,7 @@ mod tests {
         log.open(c, "127.0.0.1:5000".parse().unwrap(), "127.0.0.1:8000".parse().unwrap());
         let req = RequestHead { method: "GET".into(), target: "/mcp".into(), version: 1, headers: Headers::default() };
         log.http(c, &HttpEvent::Request { tx: 0, head: req, frame: 4, ts });
-        let head = |status| ResponseHead { status, reason: String::new(), version: 1, headers: Headers::default() };
+        let head = |status| ResponseHead { status, reason: "".into(), version: 1, headers: Headers::default() };
         // 101 to h2c: the interim response ends, the final one comes over HTTP/2 on stream 1.
         log.http(c, &HttpEvent::Response { tx: Some(0), head: head(101), frame: 5, ts });
         log.http(c, &HttpEvent::ResponseEnd { tx: Some(0), end: MessageEnd::Complete, frame: 5, ts });

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 
 use crate::decode::flow_key::Direction;
 use crate::http::{HttpEvent, SseEvent, TxId};
-use crate::jsonrpc::{Message, ParseProblem, Payload};
+use crate::jsonrpc::{Messages, ParseProblem, Payload};
 use crate::reassembly::EndReason;
 use crate::time::Timestamp;
 
@@ -81,5 +81,5 @@ pub enum Body {
     OverCap,
     /// Not JSON-RPC (not JSON, or JSON without a JSON-RPC message).
     Undecodable,
-    Messages(Vec<Message>),
+    Messages(Messages),
 }

@@ -322,7 +322,7 @@ mod tests {
         for (status, media, body, want) in [
             // Over the cap (10 bytes) as JSON; an error of another type is read from its first 4 KiB.
             (200, "application/json", &error[..], Body::OverCap),
-            (404, "text/plain", &error[..], Body::Messages(vec![Message::Error { id: crate::jsonrpc::Id::Null, code: -32001, message: "Session not found".into() }])),
+            (404, "text/plain", &error[..], Body::Messages(smallvec::smallvec![Message::Error { id: crate::jsonrpc::Id::Null, code: -32001, message: "Session not found".into() }])),
         ] {
             outs.clear();
             run(&mut s, request(2, "POST"), &mut outs);

@@ -136,14 +136,26 @@ impl Content {
         Content { tx, sse: None, coding }
     }
 
-    /// A `text/event-stream` response body: its (decoded) bytes go through the SSE parser.
-    pub fn event_stream(mut self, cfg: ContentCfg) -> Content {
+    /// A `text/event-stream` response body: its (decoded) bytes go through the SSE parser, `spare` (the
+    /// connection's previous one, reset) when there is one.
+    pub fn event_stream(mut self, cfg: ContentCfg, spare: Option<Box<SseParser>>) -> Content {
         if matches!(self.tx, MsgTx::Resp(_)) {
-            // ALLOC: one SSE parser per event-stream response; its event buffers are bounded by
-            // limits::max_sse_event_bytes.
-            self.sse = Some(Box::new(SseParser::new(cfg.max_sse_event_bytes)));
+            self.sse = Some(match spare {
+                Some(mut p) => {
+                    p.reset();
+                    p
+                }
+                // ALLOC: one SSE parser per connection with event-stream responses (kept for the next
+                // one); its event buffers are bounded by limits::max_sse_event_bytes.
+                None => Box::new(SseParser::new(cfg.max_sse_event_bytes)),
+            });
         }
         self
+    }
+
+    /// The SSE parser of a finished body, for the connection's next event stream.
+    pub fn into_sse(self) -> Option<Box<SseParser>> {
+        self.sse
     }
 
     pub fn tx(&self) -> MsgTx {

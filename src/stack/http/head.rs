@@ -109,10 +109,10 @@ fn request_into<'b>(buf: &'b [u8], slots: &mut [MaybeUninit<httparse::Header<'b>
     match config().parse_request_with_uninit_headers(&mut req, buf, slots) {
         Ok(httparse::Status::Complete(len)) => {
             let (headers, dropped_headers) = own_headers(req.headers);
-            // ALLOC: owned method and target, bounded by limits::max_header_bytes.
+            // ALLOC: owned target (and a method other than RFC 9110's), bounded by limits::max_header_bytes.
             let head = RequestHead {
-                method: req.method.unwrap_or_default().to_owned(),
-                target: req.path.unwrap_or_default().to_owned(),
+                method: super::token(req.method.unwrap_or_default(), super::METHODS),
+                target: req.path.unwrap_or_default().into(),
                 version: req.version.unwrap_or(1),
                 headers,
             };
@@ -129,10 +129,10 @@ fn response_into<'b>(buf: &'b [u8], slots: &mut [MaybeUninit<httparse::Header<'b
     match config().parse_response_with_uninit_headers(&mut res, buf, slots) {
         Ok(httparse::Status::Complete(len)) => {
             let (headers, dropped_headers) = own_headers(res.headers);
-            // ALLOC: owned reason phrase, bounded by limits::max_header_bytes.
+            // ALLOC: an uncommon reason phrase, bounded by limits::max_header_bytes.
             let head = ResponseHead {
                 status: res.code.unwrap_or_default(),
-                reason: res.reason.unwrap_or_default().to_owned(),
+                reason: super::token(res.reason.unwrap_or_default(), super::REASONS),
                 version: res.version.unwrap_or(1),
                 headers,
             };
@@ -358,7 +358,7 @@ Accept: application/json, text/event-stream\r\nMCP-Session-Id: abc\r\nContent-Le
     fn head_request_fixture() {
         let h = req(POST);
         assert_eq!(h.method, "POST");
-        assert_eq!(h.target, "/mcp?x=1");
+        assert_eq!(&*h.target, "/mcp?x=1");
         assert_eq!(h.path(), "/mcp");
         assert_eq!(h.version, 1);
         assert_eq!(h.headers.get("mcp-session-id"), Some("abc"));
@@ -375,7 +375,7 @@ Accept: application/json, text/event-stream\r\nMCP-Session-Id: abc\r\nContent-Le
         assert_eq!(h.reason, "OK");
         assert_eq!(h.headers.content_type().as_deref(), Some("text/event-stream"));
         let h = res(b"HTTP/1.0 404\r\n\r\n");
-        assert_eq!((h.status, h.version, h.reason.as_str()), (404, 0, ""));
+        assert_eq!((h.status, h.version, &*h.reason), (404, 0, ""));
     }
 
     #[test]
@@ -394,7 +394,7 @@ Accept: application/json, text/event-stream\r\nMCP-Session-Id: abc\r\nContent-Le
     #[test]
     fn head_lenient_multiple_spaces_and_invalid_lines() {
         let h = req(b"GET  /x   HTTP/1.1\r\nGood: 1\r\nBad Line\r\nAlso-Good: 2\r\n\r\n");
-        assert_eq!(h.target, "/x");
+        assert_eq!(&*h.target, "/x");
         assert_eq!(h.headers.len(), 2);
         let h = res(b"HTTP/1.1  204  No Content\r\n\r\n");
         assert_eq!(h.status, 204);

@@ -65,6 +65,7 @@ pub mod sse;
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use memchr::memchr;
 
@@ -150,6 +151,19 @@ impl Headers {
         self.get("content-type").is_some_and(|v| v.split(';').next().unwrap_or("").trim().eq_ignore_ascii_case(lower))
     }
 
+    /// The media type (`content_type` without the copy for the common ones, which come back as static
+    /// text).
+    pub fn media_type(&self) -> Option<Cow<'static, str>> {
+        const COMMON: &[&str] = &["application/json", "text/event-stream", "text/plain", "text/html"];
+        self.get("content-type").map(|v| {
+            let m = v.split(';').next().unwrap_or("").trim();
+            match COMMON.iter().find(|k| k.eq_ignore_ascii_case(m)) {
+                Some(k) => Cow::Borrowed(*k),
+                None => Cow::Owned(m.to_ascii_lowercase()),
+            }
+        })
+    }
+
     pub fn content_type(&self) -> Option<String> {
         self.get("content-type").map(|v| {
             v.split(';').next().unwrap_or("").trim().to_ascii_lowercase()
@@ -159,9 +173,10 @@ impl Headers {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestHead {
-    pub method: String,
-    /// Request target as sent (path and query).
-    pub target: String,
+    /// A registered method is not copied ([`token`]).
+    pub method: Cow<'static, str>,
+    /// Request target as sent (path and query): shared, so the layers above keep it without a copy.
+    pub target: Arc<str>,
     /// HTTP minor version (1 for HTTP/1.1).
     pub version: u8,
     pub headers: Headers,
@@ -174,10 +189,45 @@ impl RequestHead {
     }
 }
 
+/// A word that is nearly always one of a few (a method, a reason phrase): those as static text, so
+/// a head costs no allocation for them; anything else copied.
+pub fn token(word: &str, known: &[&'static str]) -> Cow<'static, str> {
+    match known.iter().find(|k| **k == word) {
+        Some(k) => Cow::Borrowed(k),
+        None => Cow::Owned(word.to_owned()),
+    }
+}
+
+/// The methods of RFC 9110 §9 and PATCH (RFC 5789).
+pub const METHODS: &[&str] = &["POST", "GET", "DELETE", "PUT", "HEAD", "OPTIONS", "PATCH", "CONNECT", "TRACE"];
+
+/// The reason phrases MCP servers send most (RFC 9110 §15).
+pub const REASONS: &[&str] = &[
+    "OK",
+    "Accepted",
+    "",
+    "No Content",
+    "Created",
+    "Bad Request",
+    "Unauthorized",
+    "Forbidden",
+    "Not Found",
+    "Method Not Allowed",
+    "Not Acceptable",
+    "Conflict",
+    "Unsupported Media Type",
+    "Too Many Requests",
+    "Internal Server Error",
+    "Bad Gateway",
+    "Service Unavailable",
+    "Gateway Timeout",
+];
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResponseHead {
     pub status: u16,
-    pub reason: String,
+    /// A common phrase is not copied ([`token`]).
+    pub reason: Cow<'static, str>,
     pub version: u8,
     pub headers: Headers,
 }
@@ -516,11 +566,13 @@ struct Half {
     /// `RequestLost`): the bytes until the next head belong to that message, so a further gap there
     /// takes no other.
     gap_accounted: bool,
+    /// The SSE parser of this direction's last event-stream body, kept for the next one.
+    spare_sse: Option<Box<sse::SseParser>>,
 }
 
 impl Half {
     fn new() -> Self {
-        Half { state: HalfState::Head { check: Some(StartCheck::Lenient) }, carry: Vec::new(), resyncing: false, gap_accounted: false }
+        Half { state: HalfState::Head { check: Some(StartCheck::Lenient) }, carry: Vec::new(), resyncing: false, gap_accounted: false, spare_sse: None }
     }
 
     fn release_carry(&mut self) {
@@ -820,7 +872,9 @@ fn feed_half<F: FnMut(HttpEvent<'_>)>(
                 if let Some(end) = end {
                     let tx = run.content.tx();
                     sink.end(tx, end);
-                    half.state = HalfState::Head { check: Some(StartCheck::Lenient) };
+                    if let HalfState::Body(run) = std::mem::replace(&mut half.state, HalfState::Head { check: Some(StartCheck::Lenient) }) {
+                        half.spare_sse = run.content.into_sse().or(half.spare_sse.take());
+                    }
                 }
             }
         }
@@ -1086,8 +1140,9 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
     }
     let mtx = MsgTx::Resp(tx);
     let content = Content::new(mtx, codings, sink);
+    let spare = if is_sse { half.spare_sse.take() } else { None };
     let run = |decoder| {
-        let content = if is_sse { content.event_stream(cfg.content) } else { content };
+        let content = if is_sse { content.event_stream(cfg.content, spare) } else { content };
         HalfState::Body(BodyRun { decoder, content })
     };
     match decision.kind {
@@ -1265,7 +1320,7 @@ mod tests {
     fn own(ev: &HttpEvent<'_>) -> Option<(Ev, u64)> {
         Some(match ev {
             HttpEvent::Request { tx, head, frame, .. } => {
-                (Ev::Req { tx: *tx, method: head.method.clone(), target: head.target.clone() }, *frame)
+                (Ev::Req { tx: *tx, method: head.method.to_string(), target: head.target.to_string() }, *frame)
             }
             HttpEvent::RequestBody { tx, bytes, frame, .. } => (Ev::ReqBody { tx: *tx, bytes: bytes.to_vec() }, *frame),
             HttpEvent::RequestBodyGap { tx, len, frame, .. } => (Ev::ReqGap { tx: *tx, len: *len }, *frame),

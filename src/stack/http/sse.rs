@@ -454,6 +454,22 @@ impl SseParser {
         })
     }
 
+    /// Ready for a new stream (its own BOM, no pending event), keeping the buffers (each up to
+    /// `DATA_KEEP` of capacity): a connection's next event-stream response reuses them.
+    pub fn reset(&mut self) {
+        fn kept(mut b: Vec<u8>) -> Vec<u8> {
+            b.clear();
+            if b.capacity() > DATA_KEEP {
+                Vec::new()
+            } else {
+                b
+            }
+        }
+        let (data, event) = (kept(std::mem::take(&mut self.data)), kept(std::mem::take(&mut self.event)));
+        let (id, id_line) = (kept(std::mem::take(&mut self.id)), kept(std::mem::take(&mut self.id_line)));
+        *self = SseParser { data, event, id, id_line, ..SseParser::new(self.max_event_bytes) };
+    }
+
     fn clear_text(&mut self) {
         if self.data.capacity() > DATA_KEEP {
             self.data = Vec::new();

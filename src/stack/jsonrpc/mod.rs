@@ -119,10 +119,16 @@ pub enum ParseProblem {
     Empty,
 }
 
+/// The messages of a payload: one, without an allocation of its own, or a batch's.
+pub type Messages = smallvec::SmallVec<[Message; 1]>;
+
+/// Request ids of a payload: one, without an allocation of its own, or a batch's.
+pub type Ids = smallvec::SmallVec<[Id; 1]>;
+
 /// Parsed payload: one message, or a batch (2025-03-26 only).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Payload {
-    pub messages: Vec<Message>,
+    pub messages: Messages,
     pub batch: bool,
 }
 
@@ -134,7 +140,7 @@ pub fn parse(bytes: &[u8]) -> Result<Payload, ParseProblem> {
         None => Err(ParseProblem::Empty),
         Some(b'[') => {
             let raw = scan.batch().and_then(|r| scan.end().map(|()| r)).map_err(ParseProblem::NotJson)?;
-            let messages: Vec<Message> = raw.into_iter().filter_map(convert).collect();
+            let messages: Messages = raw.into_iter().filter_map(convert).collect();
             if messages.is_empty() {
                 return Err(ParseProblem::NotJsonRpc);
             }
@@ -143,7 +149,7 @@ pub fn parse(bytes: &[u8]) -> Result<Payload, ParseProblem> {
         Some(_) => {
             let raw = scan.message().and_then(|r| scan.end().map(|()| r)).map_err(ParseProblem::NotJson)?;
             let m = convert(raw).ok_or(ParseProblem::NotJsonRpc)?;
-            Ok(Payload { messages: vec![m], batch: false })
+            Ok(Payload { messages: smallvec::smallvec![m], batch: false })
         }
     }
 }

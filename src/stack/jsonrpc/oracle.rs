@@ -199,7 +199,7 @@ pub fn parse(bytes: &[u8]) -> Result<Payload, ParseProblem> {
         Some(b'[') => {
             let raw: Vec<WireMessage> =
                 serde_json::from_slice(bytes).map_err(|e| ParseProblem::NotJson(e.to_string()))?;
-            let messages: Vec<Message> = raw.into_iter().filter_map(convert).collect();
+            let messages: super::Messages = raw.into_iter().filter_map(convert).collect();
             if messages.is_empty() {
                 return Err(ParseProblem::NotJsonRpc);
             }
@@ -209,7 +209,7 @@ pub fn parse(bytes: &[u8]) -> Result<Payload, ParseProblem> {
             let raw: WireMessage =
                 serde_json::from_slice(bytes).map_err(|e| ParseProblem::NotJson(e.to_string()))?;
             let m = convert(raw).ok_or(ParseProblem::NotJsonRpc)?;
-            Ok(Payload { messages: vec![m], batch: false })
+            Ok(Payload { messages: smallvec::smallvec![m], batch: false })
         }
     }
 }

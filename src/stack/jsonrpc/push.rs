@@ -403,7 +403,7 @@ impl Push {
         match self.st {
             St::Lead { .. } => Err(ParseProblem::Empty),
             St::Trailing if self.batch => {
-                let messages: Vec<_> = self.done.into_iter().filter_map(convert).collect();
+                let messages: super::Messages = self.done.into_iter().filter_map(convert).collect();
                 if messages.is_empty() {
                     return Err(ParseProblem::NotJsonRpc);
                 }
@@ -411,7 +411,7 @@ impl Push {
             }
             St::Trailing => {
                 let m = convert(self.wire).ok_or(ParseProblem::NotJsonRpc)?;
-                Ok(Payload { messages: vec![m], batch: false })
+                Ok(Payload { messages: smallvec::smallvec![m], batch: false })
             }
             St::Failed => Err(ParseProblem::NotJson(format!("{} at byte {}", self.error.0, self.error.1))),
             _ => Err(ParseProblem::NotJson(format!("end of input at byte {}", self.at))),

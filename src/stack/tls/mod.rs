@@ -832,7 +832,7 @@ impl TlsLayer {
             client: a.client.unwrap_or(SocketAddr::from(([0, 0, 0, 0], 0))),
             server,
             host: a.sni.as_str().into(),
-            endpoint: String::new(),
+            endpoint: "".into(),
             era: Era::Unknown,
             version: "".into(),
             frames: {
@@ -846,10 +846,10 @@ impl TlsLayer {
             out(Fact {
                 ctx: ctx(*server, format!("{server} tls {why}"), a),
                 kind: FactKind::TlsUndecrypted(facts::TlsUndecrypted {
-                    reason: why.to_string(),
+                    reason: why.to_string().into(),
                     connections: a.connections as i64,
                     bytes: a.bytes as i64,
-                    sni: a.sni.clone(),
+                    sni: a.sni.clone().into(),
                 }),
             });
         }
@@ -858,8 +858,8 @@ impl TlsLayer {
                 ctx: ctx(*server, format!("{server} http2 {reason}"), a),
                 kind: FactKind::Http2Seen(facts::Http2Seen {
                     connections: a.connections as i64,
-                    sni: a.sni.clone(),
-                    reason: (*reason).to_string(),
+                    sni: a.sni.clone().into(),
+                    reason: ((*reason).to_string()).into(),
                 }),
             });
         }

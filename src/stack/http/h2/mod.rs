@@ -512,7 +512,7 @@ impl H2Connection {
                 };
                 if let Response::Waiting = s.response {
                     let status = block.pseudo(":status").and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
-                    let head = ResponseHead { status, reason: String::new(), version: 2, headers: block.headers };
+                    let head = ResponseHead { status, reason: "".into(), version: 2, headers: block.headers };
                     let sse = body::is_event_stream(&head.headers);
                     let interim = (100..200).contains(&status);
                     let codings = if end_stream || interim { None } else { BodyCodings::from_headers(&head.headers) };
@@ -523,7 +523,7 @@ impl H2Connection {
                         return;
                     }
                     let body = Content::new(MsgTx::Resp(Some(tx)), codings, out);
-                    s.response = Response::Body(if sse { body.event_stream(cfg.content) } else { body });
+                    s.response = Response::Body(if sse { body.event_stream(cfg.content, None) } else { body });
                 }
                 if end_stream {
                     self.end_response(id, out);
@@ -594,8 +594,8 @@ impl H2Connection {
 /// RFC 9113 §8.3.1 request pseudo-headers to an HTTP/1.1-shaped head: `:authority` becomes `host` (first,
 /// unless a `host` field is present: §8.3.1 says they must agree), `:path` the target.
 fn request_head(block: Block) -> RequestHead {
-    let method = block.pseudo(":method").unwrap_or_default().to_string();
-    let target = block.pseudo(":path").unwrap_or_default().to_string();
+    let method = crate::http::token(block.pseudo(":method").unwrap_or_default(), crate::http::METHODS);
+    let target = block.pseudo(":path").unwrap_or_default().into();
     let authority = block.pseudo(":authority").map(str::to_string);
     let headers = match authority {
         Some(a) if block.headers.get("host").is_none() => {
