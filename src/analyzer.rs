@@ -84,6 +84,9 @@ pub fn plural(n: u64, word: &str) -> String {
 
 /// What the front half of the pipeline (every connection's layer stack: reassembly, TLS, HTTP,
 /// JSON-RPC) hands the back half (MCP sessions, rules), in capture order.
+// An exchange is large (a body's message is inline) and by far the most common command: boxing it would
+// cost the allocation per message that holding the message inline saves.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Cmd<'a> {
     /// An exchange of one connection (`stack::Exchange`).

@@ -333,15 +333,15 @@ impl Rule {
 
     /// The condition evaluated by CEL alone, without the guard.
     fn matches_in_cel(&self, fact: &Fact) -> Result<bool, String> {
-        let values: Vec<(String, FieldValue<'_>)> = self
+        let values: Vec<(&str, FieldValue<'_>)> = self
             .variables
             .iter()
-            .filter_map(|v| fact.field(v).map(|val| (v.clone(), val)))
+            .filter_map(|v| fact.field(v).map(|val| (v.as_str(), val)))
             .collect();
         self.eval_values(&values)
     }
 
-    fn eval_values(&self, values: &[(String, FieldValue<'_>)]) -> Result<bool, String> {
+    fn eval_values<N: AsRef<str>>(&self, values: &[(N, FieldValue<'_>)]) -> Result<bool, String> {
         // The root context holds the built-in functions, registered once per thread: building it for every
         // evaluation (`Context::default()`) cost more than evaluating the condition. Params and fact fields
         // go into a child scope, which resolves functions through its parent.
@@ -354,7 +354,7 @@ impl Rule {
                 ctx.add_variable_from_value(name.clone(), param_value(p));
             }
             for (name, v) in values {
-                ctx.add_variable_from_value(name.clone(), cel_value(v));
+                ctx.add_variable_from_value(name.as_ref(), cel_value(v));
             }
             match self.program.execute(&ctx) {
                 Ok(Value::Bool(b)) => Ok(b),

@@ -6,13 +6,18 @@
 //! `#`, e.g. `evt-#` or `#`), and are compared by their digit runs as numbers. Opaque ids (UUIDs, the
 //! TypeScript `stream_ms_random` form, whose random part changes the skeleton) are unordered.
 
+/// An id with its digit runs replaced by `#` (UTF-8), inline up to the length of the ids servers send.
+pub type Skeleton = smallvec::SmallVec<[u8; 24]>;
+/// An id's digit runs, inline for the usual one or two.
+pub type Runs = smallvec::SmallVec<[u128; 2]>;
+
 /// The state of a stream's id cursor. Transitions are one-way toward `Regressing`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CursorState {
     /// No event with an `id:` line yet.
     None,
     /// Every id unique and, by skeleton, strictly increasing; holds the last id's key.
-    Ordered { skeleton: String, last: Vec<u128> },
+    Ordered { skeleton: Skeleton, last: Runs },
     /// Unique, but not comparable.
     UnorderedUnique,
     /// An id repeated (in the session) or went backwards (on this stream).
@@ -47,9 +52,10 @@ pub enum Step {
 
 /// Splits an id into its skeleton and its digit runs. Runs longer than 38 digits do not fit a u128 and
 /// make the id opaque.
-fn order_key(id: &str) -> Option<(String, Vec<u128>)> {
-    let mut skeleton = String::with_capacity(id.len());
-    let mut nums = Vec::new();
+fn order_key(id: &str) -> Option<(Skeleton, Runs)> {
+    let mut skeleton = Skeleton::new();
+    let mut nums = Runs::new();
+    let mut utf8 = [0u8; 4];
     // The digit run being read, as a number (`None` past u128: the id is opaque).
     let mut run: Option<Option<u128>> = None;
     for c in id.chars() {
@@ -59,14 +65,14 @@ fn order_key(id: &str) -> Option<(String, Vec<u128>)> {
         } else {
             if let Some(n) = run.take() {
                 nums.push(n?);
-                skeleton.push('#');
+                skeleton.push(b'#');
             }
-            skeleton.push(c);
+            skeleton.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
         }
     }
     if let Some(n) = run {
         nums.push(n?);
-        skeleton.push('#');
+        skeleton.push(b'#');
     }
     if nums.is_empty() {
         return None;
@@ -166,6 +172,9 @@ mod tests {
         let (state, steps) = run(&[&format!("e-{}", u128::MAX - 1), &format!("e-{max}")]);
         assert_eq!((state.as_str(), steps[1]), ("ordered", Step::Advanced));
         assert_eq!(order_key(&format!("e-{}0", max)), None);
-        assert_eq!(order_key("a7b0042c"), Some(("a#b#c".to_string(), vec![7, 42])));
+        let (skeleton, runs) = order_key("a7b0042c").unwrap();
+        assert_eq!((&skeleton[..], &runs[..]), (&b"a#b#c"[..], &[7, 42][..]));
+        // Non-ASCII text stays in the skeleton as UTF-8.
+        assert_eq!(&order_key("\u{e9}v\u{e9}nement-5").unwrap().0[..], "\u{e9}v\u{e9}nement-#".as_bytes());
     }
 }

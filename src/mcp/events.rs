@@ -3,6 +3,8 @@
 //! payload delivered as a reply, and a pending JSON -> SSE shift judged once the stream has shown
 //! whether it can be resumed.
 
+use std::borrow::Cow;
+
 use super::request::legacy_param;
 use super::response::{reply_delivered, Delivered};
 use super::stream::StreamTrack;
@@ -118,7 +120,8 @@ impl McpTracker {
         if let Some(id) = event.id.as_deref().filter(|id| !id.is_empty()) {
             st.ids += 1;
             let earlier = s.issue_event_id(id, st.uid, cap);
-            let previous = st.last_id.clone().unwrap_or_default();
+            // The previous id is copied only for a fact.
+            let previous = |st: &StreamTrack| -> Cow<'static, str> { st.last_id.clone().unwrap_or_default().into() };
             match st.cursor.step(id, earlier.is_some()) {
                 Step::Advanced => {}
                 Step::Repeated => {
@@ -132,7 +135,7 @@ impl McpTracker {
                         kind: FactKind::EventIdAnomaly(facts::EventIdAnomaly {
                             anomaly: "repeat".into(),
                             id: id.to_string().into(),
-                            previous: previous.into(),
+                            previous: previous(st),
                             same_stream: stream == st.uid,
                             replay,
                             last_event_id: (st.resumed_from.as_ref().map(|(x, _)| x.clone()).unwrap_or_default()).into(),
@@ -144,14 +147,17 @@ impl McpTracker {
                     kind: FactKind::EventIdAnomaly(facts::EventIdAnomaly {
                         anomaly: "backwards".into(),
                         id: id.to_string().into(),
-                        previous: previous.into(),
+                        previous: previous(st),
                         same_stream: true,
                         replay: false,
                         last_event_id: "".into(),
                     }),
                 }),
             }
-            st.last_id = Some(id.to_string());
+            // The stream's buffer is reused for each id.
+            let last = st.last_id.get_or_insert_with(String::new);
+            last.clear();
+            last.push_str(id);
         }
         let Some(payload) = payload else { return };
         let Ok(payload) = payload else {

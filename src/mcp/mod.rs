@@ -145,6 +145,8 @@ struct ConnView {
     client: SocketAddr,
     server: SocketAddr,
     txs: VecDeque<Tx>,
+    /// The host and session id its requests repeat.
+    names: request::Names,
     /// The first direction to end, and how: who closed a stream.
     first_end: Option<(Direction, EndReason)>,
     /// The connection carried MCP traffic (for coverage of gaps).
@@ -206,7 +208,7 @@ struct ClientState {
     post_answers: BTreeMap<String, (u16, String, u64)>,
     dead: BTreeMap<String, Dead>,
     /// The session id of the client's latest request.
-    last_sid: Option<String>,
+    last_sid: Option<Arc<str>>,
     /// An `initialize` of this client was seen.
     initialized: bool,
     /// The latest `initialize` handshake without a session id, per endpoint (see `SessionIdent`).
@@ -358,6 +360,7 @@ impl McpTracker {
                 client,
                 server,
                 txs: VecDeque::new(),
+                names: request::Names::default(),
                 first_end: None,
                 mcp: false,
                 early_gaps: 0,
@@ -537,7 +540,7 @@ impl McpTracker {
                     }
                 }
                 // ALLOC: one transaction per outstanding request, bounded by limits::max_pending_per_session
-                view.txs.push_back(Tx::new(Some(tx), Some(Req::from_head(head, frame, ts))));
+                view.txs.push_back(Tx::new(Some(tx), Some(Req::from_head(head, frame, ts, &mut view.names))));
                 self.client_mut(client.0, client.1).last_request = ts;
             }
             HttpEvent::RequestEnd { tx, ts, .. } => self.request_end(conn, Some(tx), ts, out),
@@ -623,7 +626,7 @@ impl McpTracker {
         let (s, evicted) = self.sessions.entry(&key, ts, self.limits.max_sessions);
         s.last_seen = s.last_seen.max(ts);
         if s.host.is_empty() {
-            s.host = info.host.as_str().into();
+            s.host = Arc::clone(&info.host);
         }
         if s.endpoint.is_empty() && info.is_post {
             s.endpoint = info.path.to_string();
@@ -653,10 +656,10 @@ impl McpTracker {
             return;
         }
         req.checked = true;
-        let req_sid = req.session_id().map(str::to_string);
+        let req_sid = req.session_id_shared();
         let initialize = req.is_initialize();
         let ids = req.request_ids();
-        let http_method = req.method().to_string();
+        let http_method = req.method_token();
         let is_post = http_method == "POST";
         let rpc_method = req.first_method();
         let path = req.endpoint();
@@ -726,7 +729,7 @@ impl McpTracker {
         let negotiated = s.version.clone();
         if let Some(sid) = &req_sid {
             // A request reusing a session id the server declared dead.
-            let dead = self.clients.get_mut(&client_key).and_then(|c| c.dead.get_mut(sid)).map(|d| {
+            let dead = self.clients.get_mut(&client_key).and_then(|c| c.dead.get_mut(&**sid)).map(|d| {
                 let before = req_ts < d.ts;
                 if is_post && !before {
                     d.reuses += 1;
@@ -747,7 +750,7 @@ impl McpTracker {
                     ctx: c,
                     kind: FactKind::StaleSession(facts::StaleSession {
                         trigger: "reuse".into(),
-                        http_method: http_method.clone().into(),
+                        http_method: http_method.clone(),
                         rpc_method: (&rpc_method).into(),
                         since_404_ms: req_ts.since(d.ts).0 / 1_000_000,
                         sent_before_404: before,
@@ -763,10 +766,10 @@ impl McpTracker {
                     ctx: ctx(),
                     kind: FactKind::SessionChange(facts::SessionChange {
                         how: "request".into(),
-                        new_id_minted: self.minted.contains(new),
-                        old_id_minted: self.minted.contains(&old),
-                        old_id: old.into(),
-                        new_id: new.clone().into(),
+                        new_id_minted: self.minted.contains(&**new),
+                        old_id_minted: self.minted.contains(&*old),
+                        old_id: old.to_string().into(),
+                        new_id: new.to_string().into(),
                         client_initialized,
                         capture_loss: self.clients.get(&client_key).is_some_and(|c| c.server_loss),
                     }),

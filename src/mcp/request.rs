@@ -31,6 +31,31 @@ impl From<&Method> for Cow<'static, str> {
     }
 }
 
+/// The text a connection's requests repeat, kept once per connection.
+#[derive(Debug, Default)]
+pub(super) struct Names {
+    host: Interned,
+    sid: Interned,
+}
+
+/// The last value of one header on a connection.
+#[derive(Debug, Default)]
+struct Interned(Option<Arc<str>>);
+
+impl Interned {
+    fn intern(&mut self, text: &str) -> Arc<str> {
+        match &self.0 {
+            Some(last) if **last == *text => Arc::clone(last),
+            _ => {
+                // ALLOC: one per change of the header's value on a connection
+                let new: Arc<str> = Arc::from(text);
+                self.0 = Some(Arc::clone(&new));
+                new
+            }
+        }
+    }
+}
+
 /// The MCP methods named most (2024-11-05 to 2026-07-28), kept as static text so that naming one in a
 /// fact costs no copy.
 const METHOD_NAMES: &[&str] = &[
@@ -77,6 +102,9 @@ pub(super) struct Req {
     pub(super) frame: u64,
     pub(super) ts: Timestamp,
     pub(super) messages: Option<crate::jsonrpc::Messages>,
+    /// `Host` and `Mcp-Session-Id`, shared with the connection's previous request when they are the same.
+    host: Arc<str>,
+    sid: Option<Arc<str>>,
     /// The first JSON-RPC method (`first_method`), empty without one.
     first: Method,
     /// What keys its session (`key_info`), once built.
@@ -86,8 +114,12 @@ pub(super) struct Req {
 }
 
 impl Req {
-    pub(super) fn from_head(head: RequestHead, frame: u64, ts: Timestamp) -> Req {
-        Req { head, h2_stream: None, frame, ts, messages: None, first: Method::default(), key: None, checked: false }
+    /// `names`: the connection's last `Host` and session id, reused (not copied) when this request
+    /// carries the same (a client sends them again with every request).
+    pub(super) fn from_head(head: RequestHead, frame: u64, ts: Timestamp, names: &mut Names) -> Req {
+        let host = names.host.intern(head.headers.get("host").unwrap_or(""));
+        let sid = head.headers.get("mcp-session-id").map(|s| names.sid.intern(s));
+        Req { head, h2_stream: None, frame, ts, messages: None, host, sid, first: Method::default(), key: None, checked: false }
     }
 
     /// The HTTP method.
@@ -102,12 +134,17 @@ impl Req {
 
     /// `Host` (empty without one).
     pub(super) fn host(&self) -> &str {
-        self.head.headers.get("host").unwrap_or("")
+        &self.host
     }
 
     /// `Mcp-Session-Id`.
     pub(super) fn session_id(&self) -> Option<&str> {
-        self.head.headers.get("mcp-session-id")
+        self.sid.as_deref()
+    }
+
+    /// `Mcp-Session-Id`, shared.
+    pub(super) fn session_id_shared(&self) -> Option<Arc<str>> {
+        self.sid.clone()
     }
 
     /// `MCP-Protocol-Version`.
@@ -264,10 +301,10 @@ impl Req {
     /// What keys the request to a session.
     pub(super) fn key_info(&self) -> KeyInfo {
         KeyInfo {
-            session_id: self.session_id().map(str::to_string),
+            session_id: self.session_id_shared(),
             legacy: self.legacy_param().map(str::to_string),
             path: self.endpoint(),
-            host: self.host().to_string(),
+            host: Arc::clone(&self.host),
             is_post: self.method() == "POST",
             era: self.era(),
             stateless: self.declares_2026() && !self.is_initialize(),
@@ -302,10 +339,10 @@ pub(super) fn is_mcp_method(method: &str) -> bool {
 /// The parts of a request that pick and describe its session.
 #[derive(Debug, Clone)]
 pub(super) struct KeyInfo {
-    pub(super) session_id: Option<String>,
+    pub(super) session_id: Option<Arc<str>>,
     pub(super) legacy: Option<String>,
     pub(super) path: Arc<str>,
-    pub(super) host: String,
+    pub(super) host: Arc<str>,
     pub(super) is_post: bool,
     pub(super) era: Option<Era>,
     /// A stateless 2026-07-28 exchange: keyed without a handshake.
@@ -364,6 +401,33 @@ mod tests {
     use crate::facts::{Era, FactKind, FieldValue};
     use crate::mcp::harness::*;
     use crate::reassembly::EndReason;
+
+    #[test]
+    fn a_connections_repeated_names_are_shared_and_a_change_is_seen() {
+        use super::{Names, Req};
+        use crate::http::{Headers, RequestHead};
+        use std::sync::Arc;
+        let head = |host: &str, sid: Option<&str>| {
+            let mut pairs = vec![("Host", host)];
+            pairs.extend(sid.map(|s| ("Mcp-Session-Id", s)));
+            RequestHead { method: "POST".into(), target: "/mcp".into(), version: 1, headers: Headers::from_pairs(pairs) }
+        };
+        let ts = crate::time::Timestamp::from_secs_micros(1, 0);
+        let mut names = Names::default();
+        let a = Req::from_head(head("a:1", Some("s1")), 1, ts, &mut names);
+        let b = Req::from_head(head("a:1", Some("s1")), 2, ts, &mut names);
+        assert!(Arc::ptr_eq(&a.host, &b.host) && Arc::ptr_eq(a.sid.as_ref().unwrap(), b.sid.as_ref().unwrap()));
+        let c = Req::from_head(head("b:2", Some("s2")), 3, ts, &mut names);
+        assert_eq!((c.host(), c.session_id()), ("b:2", Some("s2")));
+        let d = Req::from_head(head("b:2", None), 4, ts, &mut names);
+        assert_eq!((d.host(), d.session_id()), ("b:2", None));
+        let e = Req::from_head(head("b:2", Some("s1")), 5, ts, &mut names);
+        assert_eq!(e.session_id(), Some("s1"));
+        // The target is shared as the endpoint unless it carries a query.
+        assert!(Arc::ptr_eq(&e.endpoint(), &e.head.target));
+        let q = Req::from_head(RequestHead { target: "/messages?sessionId=9".into(), ..head("b:2", None) }, 6, ts, &mut names);
+        assert_eq!(&*q.endpoint(), "/messages");
+    }
 
     #[test]
     fn era_is_the_negotiated_one_whatever_the_client_declares() {

@@ -75,12 +75,12 @@ impl McpTracker {
         let snapshot_ids = req.request_ids();
         let initialize = req.is_initialize();
         let declares_2026 = req.declares_2026();
-        let req_sid = req.session_id().map(str::to_string);
+        let req_sid = req.session_id_shared();
         let last_event_id = req.last_event_id().map(str::to_string);
         let method_name = req.first_method();
         let requested = req.requested_version();
         let req_frame = req.frame;
-        let (req_ts, req_method, h2_stream) = (req.ts, req.method().to_string(), req.h2_stream);
+        let (req_ts, req_method, h2_stream) = (req.ts, req.method_token(), req.h2_stream);
         let info = req.key.take().unwrap_or_else(|| req.key_info());
         if !req.checked {
             self.request_end(conn, tx, ts, out);
@@ -152,16 +152,16 @@ impl McpTracker {
             });
         }
         if let (Some(old), Some(new)) = (&req_sid, &resp_sid) {
-            if old != new && !initialize {
+            if **old != **new && !initialize {
                 out(Fact {
                     ctx: ctx_for(s, vec![req_frame, frame]),
                     kind: FactKind::SessionChange(facts::SessionChange {
                         how: "response".into(),
-                        old_id: old.clone().into(),
+                        old_id: old.to_string().into(),
                         new_id: new.clone().into(),
                         new_id_minted: self.minted.contains(new),
                         capture_loss: false,
-                        old_id_minted: self.minted.contains(old),
+                        old_id_minted: self.minted.contains(&**old),
                         client_initialized: self.clients.get(&client_key).is_some_and(|c| c.initialized),
                     }),
                 });
@@ -270,7 +270,7 @@ impl McpTracker {
                     kind: FactKind::LegacyUrl(facts::LegacyUrl {
                         what: "post-answered".into(),
                         status: i64::from(head.status),
-                        content_type: resp.media.clone().unwrap_or_default().into(),
+                        content_type: resp.media.clone().unwrap_or_default(),
                         path: path.to_string().into(),
                     }),
                 });

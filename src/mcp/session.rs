@@ -160,7 +160,7 @@ pub struct LastPost {
     pub body: BodyType,
     pub frame: u64,
     pub server_hdr: String,
-    pub session_id: Option<String>,
+    pub session_id: Option<std::sync::Arc<str>>,
 }
 
 #[derive(Debug)]

@@ -87,7 +87,16 @@ pub struct Headers {
     text: String,
     /// Per field: where its name ends and where its value ends in `text` (its name starts where the
     /// previous value ended).
-    ends: Vec<(usize, usize)>,
+    ends: Ends,
+}
+
+/// Field ends, inline for the fields an MCP request or response carries (a head costs one allocation, its
+/// text); offsets fit u32 because a head is capped far below 4 GiB (`limits::max_header_bytes`).
+type Ends = smallvec::SmallVec<[(u32, u32); 12]>;
+
+/// An offset into a head's text.
+fn offset(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 impl Headers {
@@ -103,21 +112,26 @@ impl Headers {
 
     /// Empty headers with room for `fields` fields of `bytes` bytes of names and values in total.
     pub(crate) fn with_capacity(fields: usize, bytes: usize) -> Headers {
-        Headers { text: String::with_capacity(bytes), ends: Vec::with_capacity(fields) }
+        Headers { text: String::with_capacity(bytes), ends: Ends::with_capacity(fields) }
     }
 
     /// Starts a field with its name (lower-cased); [`Headers::push_value`] must follow.
     pub(crate) fn push_name(&mut self, name: &str) {
-        self.text.extend(name.chars().map(|c| c.to_ascii_lowercase()));
-        let name_end = self.text.len();
+        let start = self.text.len();
+        self.text.push_str(name);
+        if let Some(n) = self.text.get_mut(start..) {
+            n.make_ascii_lowercase();
+        }
+        let name_end = offset(self.text.len());
         self.ends.push((name_end, name_end));
     }
 
     /// Appends to the value of the field started last.
     pub(crate) fn push_value(&mut self, part: &str) {
         self.text.push_str(part);
+        let end = offset(self.text.len());
         if let Some(last) = self.ends.last_mut() {
-            last.1 = self.text.len();
+            last.1 = end;
         }
     }
 
@@ -125,6 +139,7 @@ impl Headers {
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
         let mut start = 0usize;
         self.ends.iter().map(move |&(name_end, value_end)| {
+            let (name_end, value_end) = (name_end as usize, value_end as usize);
             let name = self.text.get(start..name_end).unwrap_or_default();
             let value = self.text.get(name_end..value_end).unwrap_or_default();
             start = value_end;
@@ -1294,6 +1309,24 @@ impl Scanner<'_> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;
+
+    #[test]
+    fn registered_words_are_static_and_others_kept() {
+        use std::borrow::Cow;
+        assert!(matches!(token("POST", METHODS), Cow::Borrowed("POST")));
+        assert!(matches!(token("Accepted", REASONS), Cow::Borrowed("Accepted")));
+        // Case matters for a method (RFC 9110 §9.1); any other word is kept as sent.
+        assert!(matches!(token("post", METHODS), Cow::Owned(ref m) if m == "post"));
+        assert!(matches!(token("MKCOL", METHODS), Cow::Owned(ref m) if m == "MKCOL"));
+        let h = Headers::from_pairs([("Content-Type", "Application/JSON; charset=utf-8"), ("X-Other", "v")]);
+        assert!(matches!(h.media_type(), Some(Cow::Borrowed("application/json"))));
+        let h = Headers::from_pairs([("content-type", "Application/X-Custom+json")]);
+        assert_eq!(h.media_type().as_deref(), Some("application/x-custom+json"));
+        // Names are lower-cased, values kept; more fields than are kept inline still read back.
+        let many: Vec<(String, String)> = (0..40).map(|i| (format!("X-F{i}"), format!("V{i}"))).collect();
+        let h = Headers::from_pairs(many.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+        assert_eq!((h.len(), h.get("x-f0"), h.get("x-f39")), (40, Some("V0"), Some("V39")));
+    }
     use Direction::{ToClient, ToServer};
 
     /// An owned, comparable form of [`HttpEvent`] without frame/ts.

@@ -527,6 +527,35 @@ mod tests {
             .collect()
     }
 
+    /// Everything `feed` gives for one input, owned.
+    fn feed_all(p: &mut SseParser, mut rest: &[u8]) -> Vec<SseItem<'static>> {
+        let mut items = Vec::new();
+        loop {
+            let (n, item) = p.feed(rest);
+            rest = &rest[n..];
+            match item {
+                Some(it) => items.push(it.into_owned()),
+                None => return items,
+            }
+        }
+    }
+
+    #[test]
+    fn reset_parser_starts_a_new_stream() {
+        // A connection's next event stream reuses the parser: nothing of the last one may leak into it,
+        // neither a half-read event, its id, its retry, its type, a cut BOM nor a cut line.
+        for tail in [&b"event: e\nid: 7\nretry: 5\ndata: half"[..], b"data: x\r", b"\xef\xbb", b"da"] {
+            let mut p = SseParser::new(1 << 20);
+            feed_all(&mut p, b"id: 1\ndata: first\n\n");
+            feed_all(&mut p, tail);
+            p.reset();
+            assert!(!p.has_pending_event());
+            // A new stream may open with its own BOM.
+            let got = feed_all(&mut p, b"\xef\xbb\xbfdata: y\n\n");
+            assert_eq!(got, vec![SseItem::Event(ev("y"))], "after {tail:?}");
+        }
+    }
+
     #[test]
     fn sse_lf_crlf_cr_line_endings() {
         let want = vec![SseItem::Event(ev("a")), SseItem::Event(ev("b"))];

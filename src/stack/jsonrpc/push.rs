@@ -704,14 +704,19 @@ impl Push {
             }
             *i += 1;
         }
+        let part = b.get(from..*i).unwrap_or_default();
+        if ended && self.text.is_empty() {
+            // The whole number is in this chunk: read where it lies.
+            return self.number_done(want, Some(part));
+        }
         if want != Want::Skip {
-            self.text.extend_from_slice(b.get(from..*i).unwrap_or_default());
+            self.text.extend_from_slice(part);
         }
         if !ended {
             self.st = St::Num { at, want };
             return Ok(());
         }
-        self.number_done(want)
+        self.number_done(want, None)
     }
 
     /// `scan::skip_value`'s loop, over the tokens of a skipped value that this chunk holds whole; a token
@@ -791,9 +796,10 @@ impl Push {
     }
 
     /// A number ended; read for its value unless skipped, by `scan`'s own reader.
-    fn number_done(&mut self, want: Want) -> R<()> {
+    /// `whole`: the number's text when one chunk held it, else it is in `text`.
+    fn number_done(&mut self, want: Want, whole: Option<&[u8]>) -> R<()> {
         if want != Want::Skip {
-            let n = Scan::new(&self.text).number().map_err(|_| "number out of range")?;
+            let n = Scan::new(whole.unwrap_or(&self.text)).number().map_err(|_| "number out of range")?;
             self.text.clear();
             match (want, n) {
                 (Want::Id, Num::U64(n)) => self.wire.id = Some(i64::try_from(n).map(Id::Num).unwrap_or_else(|_| Id::Other(n.to_string()))),
