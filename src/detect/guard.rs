@@ -2,7 +2,8 @@
 //! fact field with a constant (`!capture_loss`, `kind == "post"`, `pending > 0`,
 //! `max_silence_ms > idle_secs * 1000`) are evaluated on the fact directly, and a fact that fails one is
 //! turned away without building a CEL context. Most facts fail a rule this way (three rules look at every
-//! `stream_end`), and building the context was most of a rule's cost.
+//! `stream_end`), and building the context was most of a rule's cost. A condition made of such terms
+//! alone is decided natively both ways: when all hold, it holds.
 //!
 //! Exactly what the interpreter would answer, errors included: cel-interpreter evaluates `a && b` left to
 //! right, stopping at the first false operand and passing on the first error (stricter than cel-spec's
@@ -25,6 +26,8 @@ use crate::facts::FieldValue;
 #[derive(Debug, Clone, Default)]
 pub struct Guard {
     terms: Vec<Term>,
+    /// Every term of the condition is here: when all hold, so does the condition, and CEL is not asked.
+    whole: bool,
 }
 
 /// `field OP operand`.
@@ -124,7 +127,8 @@ impl Guard {
     pub fn compile(expr: &IdedExpr, is_field: &dyn Fn(&str) -> bool) -> Guard {
         let mut conjuncts = Vec::new();
         flatten_and(expr, &mut conjuncts);
-        Guard { terms: conjuncts.into_iter().map_while(|e| term(e, is_field)).collect() }
+        let terms: Vec<Term> = conjuncts.iter().map_while(|e| term(e, is_field)).collect();
+        Guard { whole: terms.len() == conjuncts.len(), terms }
     }
 
     /// The terms it checks natively (for tests).
@@ -133,17 +137,18 @@ impl Guard {
         self.terms.len()
     }
 
-    /// True when the condition is certainly false on this fact, as the interpreter would find it: the
-    /// terms before the false one were all true.
-    pub fn rejects<'f>(&self, field: &dyn Fn(&str) -> Option<FieldValue<'f>>, params: &BTreeMap<String, Param>) -> bool {
+    /// The condition's value on this fact as the interpreter would find it, when the guard is sure:
+    /// false at the first false term (the terms before it were all true), true when it holds every
+    /// term of the condition and all are true; `None` leaves the fact to CEL.
+    pub fn decide<'f>(&self, field: &dyn Fn(&str) -> Option<FieldValue<'f>>, params: &BTreeMap<String, Param>) -> Option<bool> {
         for t in &self.terms {
             match t.eval(field, params) {
                 Some(true) => {}
-                Some(false) => return true,
-                None => return false,
+                Some(false) => return Some(false),
+                None => return None,
             }
         }
-        false
+        self.whole.then_some(true)
     }
 }
 

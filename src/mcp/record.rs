@@ -263,7 +263,7 @@ pub fn describe_payload(payload: Option<&Result<crate::jsonrpc::Payload, crate::
         .iter()
         .map(|m| match m {
             Message::Request { id, method, .. } => format!("{method} #{}", id.display()),
-            Message::Notification { method, .. } => method.clone(),
+            Message::Notification { method, .. } => method.to_string(),
             Message::Response { id, .. } => format!("result #{}", id.display()),
             Message::Error { id, code, .. } => format!("error {code} #{}", id.display()),
         })

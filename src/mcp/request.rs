@@ -56,41 +56,6 @@ impl Interned {
     }
 }
 
-/// The MCP methods named most (2024-11-05 to 2026-07-28), kept as static text so that naming one in a
-/// fact costs no copy.
-const METHOD_NAMES: &[&str] = &[
-    "initialize",
-    "notifications/initialized",
-    "tools/list",
-    "tools/call",
-    "ping",
-    "resources/list",
-    "resources/read",
-    "resources/templates/list",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "prompts/list",
-    "prompts/get",
-    "completion/complete",
-    "logging/setLevel",
-    "sampling/createMessage",
-    "elicitation/create",
-    "roots/list",
-    "server/discover",
-    "subscriptions/listen",
-    "tasks/get",
-    "tasks/list",
-    "tasks/result",
-    "tasks/cancel",
-    "notifications/cancelled",
-    "notifications/progress",
-    "notifications/message",
-    "notifications/tools/list_changed",
-    "notifications/resources/list_changed",
-    "notifications/resources/updated",
-    "notifications/prompts/list_changed",
-    "notifications/roots/list_changed",
-];
 
 /// The request half of an HTTP transaction, as much as the classifier keeps: its head as the HTTP layer
 /// handed it over (moved, not copied: the MCP headers are read from it when needed).
@@ -205,7 +170,7 @@ impl Req {
             Body::Empty => crate::jsonrpc::Messages::new(),
         };
         stats.jsonrpc_messages += msgs.len() as u64;
-        self.first = Method(msgs.iter().find_map(Message::method).map_or(Cow::Borrowed(""), |m| crate::http::token(m, METHOD_NAMES)));
+        self.first = Method(msgs.iter().find_map(Message::method_name).cloned().unwrap_or_default());
         self.messages = Some(msgs);
     }
 
@@ -379,10 +344,10 @@ pub(super) fn header_expectations(req: &Req) -> Vec<(&'static str, String, Strin
         }
     }
     let header_method = req.mcp_method().unwrap_or_default().to_string();
-    if &header_method != method {
-        v.push(("method", header_method, method.clone()));
+    if header_method != *method {
+        v.push(("method", header_method, method.to_string()));
     }
-    if matches!(method.as_str(), "tools/call" | "resources/read" | "prompts/get") {
+    if matches!(&**method, "tools/call" | "resources/read" | "prompts/get") {
         let expected = params.name.as_ref().and_then(|n| n.0.clone()).or_else(|| params.uri.as_ref().and_then(|u| u.0.clone())).unwrap_or_default();
         let header = req.mcp_name().unwrap_or_default().to_string();
         if header != expected {

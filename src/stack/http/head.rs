@@ -15,6 +15,7 @@
 //! ```
 
 use std::mem::MaybeUninit;
+use std::sync::Arc;
 
 use memchr::{memchr, memchr2, memchr3};
 
@@ -71,15 +72,21 @@ enum Attempt<T> {
 
 /// Parses a request head (RFC 9112 §3). `buf` must start at the request line.
 pub fn parse_request(buf: &[u8]) -> HeadParse<RequestHead> {
+    parse_request_after(buf, None)
+}
+
+/// [`parse_request`], sharing `last` (the previous request's target on the connection) when the target
+/// is the same: a client sends every request to its one endpoint.
+pub fn parse_request_after(buf: &[u8], last: Option<&Arc<str>>) -> HeadParse<RequestHead> {
     // Uninitialised slots: httparse writes only those it fills (no 3 KiB memset per head).
     let mut slots = [const { MaybeUninit::uninit() }; MAX_HEADERS];
-    match request_into(buf, &mut slots) {
+    match request_into(buf, &mut slots, last) {
         Attempt::Done(r) => r,
         Attempt::TooManyHeaders => {
             // ALLOC: header slots for a head with more than MAX_HEADERS fields, bounded by
             // limits::max_header_bytes (the caller never passes a longer head).
             let mut many = vec![MaybeUninit::uninit(); slots_for(buf.len())];
-            match request_into(buf, &mut many) {
+            match request_into(buf, &mut many, last) {
                 Attempt::Done(r) => r,
                 Attempt::TooManyHeaders => HeadParse::Invalid,
             }
@@ -104,15 +111,19 @@ pub fn parse_response(buf: &[u8]) -> HeadParse<ResponseHead> {
     }
 }
 
-fn request_into<'b>(buf: &'b [u8], slots: &mut [MaybeUninit<httparse::Header<'b>>]) -> Attempt<RequestHead> {
+fn request_into<'b>(buf: &'b [u8], slots: &mut [MaybeUninit<httparse::Header<'b>>], last: Option<&Arc<str>>) -> Attempt<RequestHead> {
     let mut req = httparse::Request::new(&mut []);
     match config().parse_request_with_uninit_headers(&mut req, buf, slots) {
         Ok(httparse::Status::Complete(len)) => {
             let (headers, dropped_headers) = own_headers(req.headers);
-            // ALLOC: owned target (and a method other than RFC 9110's), bounded by limits::max_header_bytes.
+            let target = req.path.unwrap_or_default();
+            // ALLOC: a new target (and a method other than RFC 9110's), bounded by limits::max_header_bytes.
             let head = RequestHead {
                 method: super::token(req.method.unwrap_or_default(), super::METHODS),
-                target: req.path.unwrap_or_default().into(),
+                target: match last {
+                    Some(t) if **t == *target => Arc::clone(t),
+                    _ => target.into(),
+                },
                 version: req.version.unwrap_or(1),
                 headers,
             };
@@ -330,6 +341,15 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;
     use Direction::{ToClient, ToServer};
+
+    #[test]
+    fn a_repeated_target_is_shared() {
+        let HeadParse::Complete { head: first, .. } = parse_request(b"POST /mcp HTTP/1.1\r\nHost: a\r\n\r\n") else { panic!() };
+        let HeadParse::Complete { head: same, .. } = parse_request_after(b"POST /mcp HTTP/1.1\r\nHost: a\r\n\r\n", Some(&first.target)) else { panic!() };
+        assert!(Arc::ptr_eq(&first.target, &same.target));
+        let HeadParse::Complete { head: other, .. } = parse_request_after(b"POST /mcp2 HTTP/1.1\r\n\r\n", Some(&first.target)) else { panic!() };
+        assert_eq!(&*other.target, "/mcp2");
+    }
 
     fn req(buf: &[u8]) -> RequestHead {
         match parse_request(buf) {

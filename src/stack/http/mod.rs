@@ -583,11 +583,13 @@ struct Half {
     gap_accounted: bool,
     /// The SSE parser of this direction's last event-stream body, kept for the next one.
     spare_sse: Option<Box<sse::SseParser>>,
+    /// The target of this direction's last request, shared by the next one when it is the same.
+    last_target: Option<Arc<str>>,
 }
 
 impl Half {
     fn new() -> Self {
-        Half { state: HalfState::Head { check: Some(StartCheck::Lenient) }, carry: Vec::new(), resyncing: false, gap_accounted: false, spare_sse: None }
+        Half { state: HalfState::Head { check: Some(StartCheck::Lenient) }, carry: Vec::new(), resyncing: false, gap_accounted: false, spare_sse: None, last_target: None }
     }
 
     fn release_carry(&mut self) {
@@ -960,11 +962,11 @@ fn head_bytes<'i, F: FnMut(HttpEvent<'_>)>(
             let total = have.saturating_add(part.len());
             let parsed = if have == 0 {
                 // Fast path: the whole head is in this packet; parse it in place.
-                parse_head(dir, part)
+                parse_head(dir, part, half.last_target.as_ref())
             } else {
                 // ALLOC: the rest of a carried head, bounded by limits::max_header_bytes (`limit`).
                 half.carry.extend_from_slice(part);
-                let parsed = parse_head(dir, &half.carry);
+                let parsed = parse_head(dir, &half.carry, half.last_target.as_ref());
                 half.release_carry();
                 parsed
             };
@@ -1004,9 +1006,9 @@ enum Parsed {
     Bad,
 }
 
-fn parse_head(dir: Direction, buf: &[u8]) -> Parsed {
+fn parse_head(dir: Direction, buf: &[u8], last_target: Option<&Arc<str>>) -> Parsed {
     match dir {
-        Direction::ToServer => match head::parse_request(buf) {
+        Direction::ToServer => match head::parse_request_after(buf, last_target) {
             HeadParse::Complete { head, len, dropped_headers } => {
                 Parsed::Request { head, len, dropped: dropped_headers }
             }
@@ -1061,6 +1063,9 @@ fn on_request<F: FnMut(HttpEvent<'_>)>(
 ) {
     half.resyncing = false;
     half.gap_accounted = false;
+    if half.last_target.as_ref().is_none_or(|t| !Arc::ptr_eq(t, &head.target)) {
+        half.last_target = Some(Arc::clone(&head.target));
+    }
     bump(&mut sink.stats.headers_dropped, dropped);
     sink.stats.requests = sink.stats.requests.saturating_add(1);
     let decision = body::request_body(&head.headers);

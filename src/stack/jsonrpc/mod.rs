@@ -12,6 +12,8 @@ pub mod oracle;
 mod push;
 mod scan;
 
+use std::borrow::Cow;
+
 pub use push::Push;
 
 /// A JSON-RPC id (§4: a String, Number, or Null).
@@ -36,17 +38,66 @@ impl Id {
     }
 }
 
+/// The MCP methods named most (2024-11-05 to 2026-07-28): a message naming one keeps it as static text,
+/// not a copy.
+pub const MCP_METHODS: &[&str] = &[
+    "initialize",
+    "notifications/initialized",
+    "tools/list",
+    "tools/call",
+    "ping",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+    "sampling/createMessage",
+    "elicitation/create",
+    "roots/list",
+    "server/discover",
+    "subscriptions/listen",
+    "tasks/get",
+    "tasks/list",
+    "tasks/result",
+    "tasks/cancel",
+    "notifications/cancelled",
+    "notifications/progress",
+    "notifications/message",
+    "notifications/tools/list_changed",
+    "notifications/resources/list_changed",
+    "notifications/resources/updated",
+    "notifications/prompts/list_changed",
+    "notifications/roots/list_changed",
+];
+
+/// A method name as a message keeps it: static text for a known one, else the text read.
+pub fn method_name(text: Cow<'_, str>) -> Cow<'static, str> {
+    match MCP_METHODS.iter().find(|m| **m == text) {
+        Some(m) => Cow::Borrowed(*m),
+        None => Cow::Owned(text.into_owned()),
+    }
+}
+
 /// What the MCP layer needs of one message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Message {
-    Request { id: Id, method: String, params: Params },
-    Notification { method: String, params: Params },
+    Request { id: Id, method: Cow<'static, str>, params: Params },
+    Notification { method: Cow<'static, str>, params: Params },
     Response { id: Id, result: ResultInfo },
     Error { id: Id, code: i64, message: String },
 }
 
 impl Message {
     pub fn method(&self) -> Option<&str> {
+        self.method_name().map(|m| &**m)
+    }
+
+    /// The method of a request or notification, shared (static for a known one).
+    pub fn method_name(&self) -> Option<&Cow<'static, str>> {
         match self {
             Message::Request { method, .. } | Message::Notification { method, .. } => Some(method),
             _ => None,
@@ -176,6 +227,18 @@ fn convert(w: scan::Wire) -> Option<Message> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;
+
+    #[test]
+    fn a_known_method_is_static_text_however_it_is_read() {
+        let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+        let mut cut = Push::new();
+        body.chunks(3).for_each(|c| cut.feed(c));
+        for p in [parse(body).unwrap(), cut.finish().unwrap()] {
+            assert!(matches!(p.messages[0].method_name(), Some(Cow::Borrowed("tools/list"))));
+        }
+        let other = parse(br#"{"jsonrpc":"2.0","method":"x/\u0079"}"#).unwrap();
+        assert!(matches!(other.messages[0].method_name(), Some(Cow::Owned(m)) if m == "x/y"));
+    }
 
     #[test]
     fn parse_request_with_initialize_params() {

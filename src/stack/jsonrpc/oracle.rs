@@ -219,8 +219,8 @@ fn convert(w: WireMessage) -> Option<Message> {
     if let Some(method) = w.method {
         let params = w.params.unwrap_or_default();
         return Some(match w.id {
-            Some(id) => Message::Request { id, method, params },
-            None => Message::Notification { method, params },
+            Some(id) => Message::Request { id, method: method.into(), params },
+            None => Message::Notification { method: method.into(), params },
         });
     }
     if let Some(err) = w.error {

@@ -20,6 +20,7 @@
 //! longer one cannot be known, so only its validity is followed), and the text of a number read for its
 //! value (it is handed to `Scan::number` whole, so it classifies exactly as `scan` does).
 
+use std::borrow::Cow;
 use std::mem;
 
 use super::scan::{special, Brackets, Num, Scan, Wire};
@@ -987,7 +988,14 @@ impl Push {
             }
             Then::Value(want) => want,
         };
-        if want != Want::Any {
+        if want == Want::Opt(Opt::Method) {
+            // A known method is not copied.
+            let name = match whole {
+                Some(text) => std::str::from_utf8(text).map(Cow::Borrowed).ok(),
+                None => String::from_utf8(mem::take(&mut self.text)).map(Cow::Owned).ok(),
+            };
+            self.wire.method = Some(super::method_name(name.ok_or("invalid UTF-8 in a string")?));
+        } else if want != Want::Any {
             // ALLOC: the kept string
             let text = match whole {
                 Some(text) => String::from_utf8(text.to_vec()),
@@ -996,7 +1004,6 @@ impl Push {
             let text = text.map_err(|_| "invalid UTF-8 in a string")?;
             match want {
                 Want::Id => self.wire.id = Some(Id::Str(text)),
-                Want::Opt(Opt::Method) => self.wire.method = Some(text),
                 Want::Opt(Opt::Version) => self.params().protocol_version = Some(text),
                 Want::Soo(soo) => self.set(soo, StringOrOther(Some(text))),
                 _ => {}

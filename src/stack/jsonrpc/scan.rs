@@ -30,7 +30,7 @@ use super::{ClientInfo, Id, Meta, Params, ResultInfo, StringOrOther};
 pub(super) struct Wire {
     pub(super) jsonrpc: bool,
     pub(super) id: Option<Id>,
-    pub(super) method: Option<String>,
+    pub(super) method: Option<Cow<'static, str>>,
     pub(super) params: Option<Params>,
     pub(super) result: Option<ResultInfo>,
     /// `error`: (code, message).
@@ -533,11 +533,16 @@ impl<'a> Scan<'a> {
 
     /// An optional string member: null is absent, anything but a string fails the payload.
     fn opt_string(&mut self) -> R<Option<String>> {
+        Ok(self.opt_str()?.map(Cow::into_owned))
+    }
+
+    /// `opt_string`, borrowed where the text has no escapes.
+    fn opt_str(&mut self) -> R<Option<Cow<'a, str>>> {
         if self.null()? {
             return Ok(None);
         }
         match self.ws() {
-            Some(b'"') => Ok(Some(self.string()?.into_owned())),
+            Some(b'"') => Ok(Some(self.string()?)),
             _ => self.err("expected a string"),
         }
     }
@@ -689,7 +694,7 @@ impl<'a> Scan<'a> {
                     }
                 }
                 1 => w.id = Some(s.id()?),
-                2 => w.method = s.opt_string()?,
+                2 => w.method = s.opt_str()?.map(super::method_name),
                 3 => w.params = s.params()?,
                 4 => w.result = s.result()?,
                 _ => w.error = s.error()?,
