@@ -581,15 +581,13 @@ struct Half {
     /// `RequestLost`): the bytes until the next head belong to that message, so a further gap there
     /// takes no other.
     gap_accounted: bool,
-    /// The SSE parser of this direction's last event-stream body, kept for the next one.
-    spare_sse: Option<Box<sse::SseParser>>,
     /// The target of this direction's last request, shared by the next one when it is the same.
     last_target: Option<Arc<str>>,
 }
 
 impl Half {
     fn new() -> Self {
-        Half { state: HalfState::Head { check: Some(StartCheck::Lenient) }, carry: Vec::new(), resyncing: false, gap_accounted: false, spare_sse: None, last_target: None }
+        Half { state: HalfState::Head { check: Some(StartCheck::Lenient) }, carry: Vec::new(), resyncing: false, gap_accounted: false, last_target: None }
     }
 
     fn release_carry(&mut self) {
@@ -889,9 +887,7 @@ fn feed_half<F: FnMut(HttpEvent<'_>)>(
                 if let Some(end) = end {
                     let tx = run.content.tx();
                     sink.end(tx, end);
-                    if let HalfState::Body(run) = std::mem::replace(&mut half.state, HalfState::Head { check: Some(StartCheck::Lenient) }) {
-                        half.spare_sse = run.content.into_sse().or(half.spare_sse.take());
-                    }
+                    half.state = HalfState::Head { check: Some(StartCheck::Lenient) };
                 }
             }
         }
@@ -1160,9 +1156,8 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
     }
     let mtx = MsgTx::Resp(tx);
     let content = Content::new(mtx, codings, sink);
-    let spare = if is_sse { half.spare_sse.take() } else { None };
     let run = |decoder| {
-        let content = if is_sse { content.event_stream(cfg.content, spare) } else { content };
+        let content = if is_sse { content.event_stream(cfg.content) } else { content };
         HalfState::Body(BodyRun { decoder, content })
     };
     match decision.kind {

@@ -454,22 +454,6 @@ impl SseParser {
         })
     }
 
-    /// Ready for a new stream (its own BOM, no pending event), keeping the buffers (each up to
-    /// `DATA_KEEP` of capacity): a connection's next event-stream response reuses them.
-    pub fn reset(&mut self) {
-        fn kept(mut b: Vec<u8>) -> Vec<u8> {
-            b.clear();
-            if b.capacity() > DATA_KEEP {
-                Vec::new()
-            } else {
-                b
-            }
-        }
-        let (data, event) = (kept(std::mem::take(&mut self.data)), kept(std::mem::take(&mut self.event)));
-        let (id, id_line) = (kept(std::mem::take(&mut self.id)), kept(std::mem::take(&mut self.id_line)));
-        *self = SseParser { data, event, id, id_line, ..SseParser::new(self.max_event_bytes) };
-    }
-
     fn clear_text(&mut self) {
         if self.data.capacity() > DATA_KEEP {
             self.data = Vec::new();
@@ -525,35 +509,6 @@ mod tests {
                 _ => None,
             })
             .collect()
-    }
-
-    /// Everything `feed` gives for one input, owned.
-    fn feed_all(p: &mut SseParser, mut rest: &[u8]) -> Vec<SseItem<'static>> {
-        let mut items = Vec::new();
-        loop {
-            let (n, item) = p.feed(rest);
-            rest = &rest[n..];
-            match item {
-                Some(it) => items.push(it.into_owned()),
-                None => return items,
-            }
-        }
-    }
-
-    #[test]
-    fn reset_parser_starts_a_new_stream() {
-        // A connection's next event stream reuses the parser: nothing of the last one may leak into it,
-        // neither a half-read event, its id, its retry, its type, a cut BOM nor a cut line.
-        for tail in [&b"event: e\nid: 7\nretry: 5\ndata: half"[..], b"data: x\r", b"\xef\xbb", b"da"] {
-            let mut p = SseParser::new(1 << 20);
-            feed_all(&mut p, b"id: 1\ndata: first\n\n");
-            feed_all(&mut p, tail);
-            p.reset();
-            assert!(!p.has_pending_event());
-            // A new stream may open with its own BOM.
-            let got = feed_all(&mut p, b"\xef\xbb\xbfdata: y\n\n");
-            assert_eq!(got, vec![SseItem::Event(ev("y"))], "after {tail:?}");
-        }
     }
 
     #[test]

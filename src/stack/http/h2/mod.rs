@@ -523,7 +523,7 @@ impl H2Connection {
                         return;
                     }
                     let body = Content::new(MsgTx::Resp(Some(tx)), codings, out);
-                    s.response = Response::Body(if sse { body.event_stream(cfg.content, None) } else { body });
+                    s.response = Response::Body(if sse { body.event_stream(cfg.content) } else { body });
                 }
                 if end_stream {
                     self.end_response(id, out);
