@@ -91,6 +91,13 @@ fn short_name(name: &[u8; NAME_MAX], len: usize) -> &[u8] {
 /// Data buffer capacity kept between events; a larger one (a big event) is released after dispatch.
 const DATA_KEEP: usize = 64 << 10;
 
+/// What the data buffer first reserves: a JSON-RPC message is rarely shorter, so it does not grow from a few
+/// bytes by doubling.
+const DATA_FIRST: usize = 4 << 10;
+
+/// An event type or id: inline up to the length of a UUID (36), so a stream's parser does not allocate for them.
+type Short = smallvec::SmallVec<[u8; 36]>;
+
 /// Incremental `text/event-stream` parser for one response body.
 #[derive(Debug, Clone)]
 pub struct SseParser {
@@ -99,10 +106,10 @@ pub struct SseParser {
     // ALLOC: the pending event's data / event type / id buffers, bounded by limits::max_sse_event_bytes
     // (together, via `size`).
     data: Vec<u8>,
-    event: Vec<u8>,
-    id: Vec<u8>,
+    event: Short,
+    id: Short,
     /// The `id` line being read; swapped into `id` when the line turns out valid.
-    id_line: Vec<u8>,
+    id_line: Short,
     id_set: bool,
     retry: Option<u64>,
     has_data: bool,
@@ -142,9 +149,9 @@ impl SseParser {
             state: SseState::Bom { matched: 0 },
             max_event_bytes,
             data: Vec::new(),
-            event: Vec::new(),
-            id: Vec::new(),
-            id_line: Vec::new(),
+            event: Short::new(),
+            id: Short::new(),
+            id_line: Short::new(),
             id_set: false,
             retry: None,
             has_data: false,
@@ -363,8 +370,13 @@ impl SseParser {
             Field::Data => {
                 let (n, t) = self.budget(chunk.len());
                 too_large |= t;
+                let part = chunk.get(..n).unwrap_or(&[]);
+                if self.data.capacity() == 0 && !part.is_empty() {
+                    // ALLOC: event data, DATA_FIRST or the cap if smaller.
+                    self.data.reserve(DATA_FIRST.min(self.max_event_bytes).max(part.len()));
+                }
                 // ALLOC: event data, bounded by limits::max_sse_event_bytes (budget above).
-                self.data.extend_from_slice(chunk.get(..n).unwrap_or(&[]));
+                self.data.extend_from_slice(part);
                 Field::Data
             }
             Field::Event => {
@@ -509,6 +521,17 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn long_ids_and_types_spill_from_inline_storage_intact() {
+        let id = "i".repeat(36) + &"d".repeat(64);
+        let kind = "k".repeat(37);
+        let text = format!("event: {kind}\nid: {id}\ndata: x\n\nid: 7\ndata: y\n\n");
+        let got = events(&run(&[text.as_bytes()]));
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].event.as_deref(), got[0].id.as_deref()), (Some(kind.as_str()), Some(id.as_str())));
+        assert_eq!((got[1].event.as_deref(), got[1].id.as_deref(), &*got[1].data), (None, Some("7"), "y"));
     }
 
     #[test]
