@@ -56,7 +56,6 @@ impl Interned {
     }
 }
 
-
 /// The request half of an HTTP transaction, as much as the classifier keeps: its head as the HTTP layer
 /// handed it over (moved, not copied: the MCP headers are read from it when needed).
 #[derive(Debug)]
