@@ -180,9 +180,7 @@ impl Headers {
     }
 
     pub fn content_type(&self) -> Option<String> {
-        self.get("content-type").map(|v| {
-            v.split(';').next().unwrap_or("").trim().to_ascii_lowercase()
-        })
+        self.media_type().map(Cow::into_owned)
     }
 }
 
@@ -204,12 +202,13 @@ impl RequestHead {
     }
 }
 
-/// A word that is nearly always one of a few (a method, a reason phrase): those as static text, so
-/// a head costs no allocation for them; anything else copied.
-pub fn token(word: &str, known: &[&'static str]) -> Cow<'static, str> {
+/// A word that is nearly always one of a few (a method, a reason phrase, an MCP method name): those as
+/// static text, so keeping one costs no allocation; anything else owned (copied if it was borrowed).
+pub fn token<'a>(word: impl Into<Cow<'a, str>>, known: &[&'static str]) -> Cow<'static, str> {
+    let word = word.into();
     match known.iter().find(|k| **k == word) {
         Some(k) => Cow::Borrowed(k),
-        None => Cow::Owned(word.to_owned()),
+        None => Cow::Owned(word.into_owned()),
     }
 }
 

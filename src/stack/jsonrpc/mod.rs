@@ -76,10 +76,7 @@ pub const MCP_METHODS: &[&str] = &[
 
 /// A method name as a message keeps it: static text for a known one, else the text read.
 pub fn method_name(text: Cow<'_, str>) -> Cow<'static, str> {
-    match MCP_METHODS.iter().find(|m| **m == text) {
-        Some(m) => Cow::Borrowed(*m),
-        None => Cow::Owned(text.into_owned()),
-    }
+    crate::http::token(text, MCP_METHODS)
 }
 
 /// What the MCP layer needs of one message.
