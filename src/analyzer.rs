@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::net::SocketAddr;
 
 use crate::capture::{CaptureStats, LinkType, RawPacket};
 use crate::decode::{self, Skip, TcpSegment};
@@ -14,6 +13,7 @@ use crate::mcp::{McpStats, McpTracker};
 use crate::output::httplog::HttpLog;
 use crate::output::IncidentSink;
 use crate::reassembly::{ConnId, ReassemblyStats};
+use crate::stack::coverage::{Coverage, Uncovered};
 use crate::stack::{Exchange, Stack};
 
 pub use crate::stack::counters::{HttpCounters, MAX_CONTENT_TYPES};
@@ -93,8 +93,8 @@ pub enum Cmd<'a> {
     Conn { conn: ConnId, ev: Exchange<'a> },
     /// Capture time moved (after the front half expired its idle connections).
     Advance(Timestamp),
-    /// A fact raised outside the MCP layer (TLS coverage notices).
-    Fact(Box<Fact>),
+    /// A coverage notice of the layers (TLS, HTTP/2) or of the capture, for the session stage.
+    Coverage(Box<Coverage>),
     /// End of capture: every connection has been flushed; sessions finish at this time.
     Finish(Timestamp),
 }
@@ -154,10 +154,20 @@ impl PacketCounts {
         *self.skipped.entry(skip).or_default() += 1;
     }
 
-    /// The coverage notice of a capture with packets and not one TCP segment (rule CAPTURE-UNREADABLE).
-    pub fn unreadable_fact(&self, now: Timestamp) -> Option<Fact> {
-        let (reason, lt, _) = unreadable(self.packets, self.tcp_segments, &self.link_types)?;
-        Some(unreadable_fact(reason, lt, self.packets, self.first_ts.unwrap_or(now)))
+    /// The coverage notice of a capture with packets and not one TCP segment (rule CAPTURE-UNREADABLE):
+    /// not a server's; its frame is the first.
+    pub fn unreadable(&self, now: Timestamp) -> Option<Coverage> {
+        let (reason, link_type, _) = unreadable(self.packets, self.tcp_segments, &self.link_types)?;
+        Some(Coverage {
+            what: Uncovered::Unreadable { reason, link_type, packets: self.packets },
+            server: None,
+            client: None,
+            sni: String::new(),
+            connections: 0,
+            bytes: 0,
+            ts: self.first_ts.unwrap_or(now),
+            frames: vec![1],
+        })
     }
 
     /// The summary's packet-level fields.
@@ -265,9 +275,9 @@ impl Front {
         let now = self.now;
         self.stack.finish(now, &mut |conn, ev| out(Cmd::Conn { conn, ev }));
         out(Cmd::Finish(now));
-        self.stack.tls_mut().finish(now, &mut |f| out(Cmd::Fact(Box::new(f))));
-        if let Some(fact) = self.pkts.unreadable_fact(now) {
-            out(Cmd::Fact(Box::new(fact)));
+        self.stack.tls_mut().finish(now, &mut |c| out(Cmd::Coverage(Box::new(c))));
+        if let Some(c) = self.pkts.unreadable(now) {
+            out(Cmd::Coverage(Box::new(c)));
         }
         match self.stack.take_http_log() {
             Some(log) => log.finish(),
@@ -282,34 +292,6 @@ impl Front {
         summary.tcp = self.stack.tcp_stats().clone();
         summary.http = self.stack.http_counters().clone();
         summary.tls = self.stack.tls_stats();
-    }
-}
-
-/// The coverage notice of a capture with nothing to analyse (rule CAPTURE-UNREADABLE): not a session's,
-/// so no addresses; its frame is the first.
-fn unreadable_fact(reason: &str, lt: LinkType, packets: u64, ts: Timestamp) -> Fact {
-    use crate::facts::{CaptureUnreadable, FactContext, FactKind};
-    let none = SocketAddr::from(([0, 0, 0, 0], 0));
-    Fact {
-        ctx: FactContext {
-            ts,
-            session_key: "capture".into(),
-            session_id: "-".into(),
-            client: none,
-            server: none,
-            host: "".into(),
-            endpoint: "".into(),
-            era: Era::Unknown,
-            version: "".into(),
-            frames: vec![1],
-            crosses_gap: false,
-        },
-        kind: FactKind::CaptureUnreadable(CaptureUnreadable {
-            reason: reason.to_string().into(),
-            link_type: i64::from(lt.0),
-            link_type_name: lt.name().into(),
-            packets: i64::try_from(packets).unwrap_or(i64::MAX),
-        }),
     }
 }
 
@@ -360,7 +342,7 @@ impl Back {
         match cmd {
             Cmd::Conn { conn, ev } => mcp.exchange(conn, ev, &mut on_fact),
             Cmd::Advance(now) => mcp.advance(now, &mut on_fact),
-            Cmd::Fact(f) => on_fact(*f),
+            Cmd::Coverage(c) => mcp.coverage(*c, &mut on_fact),
             Cmd::Finish(now) => mcp.finish(now, &mut on_fact),
         }
     }

@@ -321,3 +321,31 @@ fn src_reads_no_wall_clock_outside_live_capture() {
     walk(&root().join("src"), &mut bad);
     assert!(bad.is_empty(), "wall clock read outside src/capture/live.rs, src/capture/mover.rs and src/output/elapsed.rs:\n{}", bad.join("\n"));
 }
+
+#[test]
+fn layers_below_the_session_stage_use_nothing_above_them() {
+    // The connection's layers (src/stack) hand the session stage typed exchanges and coverage notices;
+    // facts are built from the session stage up (README, How it works). A layer naming a later stage
+    // reaches past the one above it.
+    const ABOVE: [&str; 5] = ["crate::facts", "crate::mcp", "crate::detect", "crate::analyzer", "crate::shard"];
+    fn walk(dir: &Path, bad: &mut Vec<String>, files: &mut usize) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, bad, files);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                *files += 1;
+                let text = std::fs::read_to_string(&p).unwrap();
+                for (n, line) in text.lines().enumerate().take_while(|(_, l)| !l.contains("#[cfg(test)]")) {
+                    if ABOVE.iter().any(|a| line.contains(a)) {
+                        bad.push(format!("{}:{}: {}", p.display(), n + 1, line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    let (mut bad, mut files) = (Vec::new(), 0);
+    walk(&root().join("src/stack"), &mut bad, &mut files);
+    assert!(files > 20, "src/stack has {files} files: the walk did not find the layers");
+    assert!(bad.is_empty(), "a connection layer uses a later stage:\n{}", bad.join("\n"));
+}

@@ -18,6 +18,7 @@
 //! event ids), `record` (per-session history for the reports).
 
 pub mod cursor;
+mod coverage;
 mod events;
 #[cfg(test)]
 mod harness;
@@ -790,6 +791,12 @@ impl McpTracker {
                 kind: FactKind::HeaderMismatch(facts::HeaderMismatch { what: what.into(), header: header.into(), expected: expected.into(), rpc_method: (&rpc_method).into() }),
             });
         }
+    }
+
+    /// A coverage notice of the layers below (TLS that stayed dark, HTTP/2 not analysed, a capture with
+    /// nothing to decode), as its fact.
+    pub fn coverage<F: FnMut(Fact)>(&mut self, notice: crate::stack::coverage::Coverage, out: &mut F) {
+        out(coverage::fact(notice));
     }
 
     /// Moves capture time: fires due timers (waiting requests, missing re-initialize) and releases

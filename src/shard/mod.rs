@@ -44,7 +44,7 @@ use crate::analyzer::{Back, Cmd, Front, PacketCounts, Summary};
 use crate::capture::file::{CaptureError, CaptureReader};
 use crate::decode::{self, TcpFlags, TcpSegment};
 use crate::detect::{Incident, RuleSet};
-use crate::facts::Fact;
+use crate::stack::coverage::Coverage;
 use crate::limits::Limits;
 use crate::mcp::record::RecorderConfig;
 use crate::output::progress::Progress;
@@ -114,8 +114,8 @@ enum Item {
     Advance(Timestamp),
     /// Live: text appended to a key log; connections waiting for it resume.
     LiveSecrets(Range<usize>),
-    /// A fact about the whole capture (CAPTURE-UNREADABLE), given to one worker to evaluate.
-    Fact(Box<Fact>),
+    /// The coverage notice of the whole capture (CAPTURE-UNREADABLE), given to one worker to evaluate.
+    Coverage(Box<Coverage>),
 }
 
 #[derive(Default)]
@@ -317,8 +317,8 @@ impl Pool {
     pub fn finish(mut self) -> Outcome {
         let now = self.now();
         self.broadcast(|_| Item::Tick(now));
-        if let (Some(fact), Some(lane)) = (self.counts.unreadable_fact(now), self.lanes.first_mut()) {
-            lane.batch.items.push(Item::Fact(Box::new(fact)));
+        if let (Some(c), Some(lane)) = (self.counts.unreadable(now), self.lanes.first_mut()) {
+            lane.batch.items.push(Item::Coverage(Box::new(c)));
         }
         for lane in &mut self.lanes {
             lane.send();
@@ -413,7 +413,7 @@ fn work(
                 Item::LiveSecrets(r) => front.add_live_secrets(arena.get(r).unwrap_or_default(), &mut |cmd| handle(&mut back, cmd)),
                 Item::Tick(ts) => front.tick(ts, &mut |cmd| handle(&mut back, cmd)),
                 Item::Advance(ts) => front.advance(ts, &mut |cmd| handle(&mut back, cmd)),
-                Item::Fact(f) => handle(&mut back, Cmd::Fact(f)),
+                Item::Coverage(c) => handle(&mut back, Cmd::Coverage(c)),
             }
         }
         if let Some(g) = gauge {

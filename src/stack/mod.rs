@@ -4,7 +4,8 @@
 //! events, decoded messages), and the stack hands the session stage (`mcp`) [`Exchange`]s: heads, decoded
 //! messages, stream ends and losses, never bytes. As Zeek's `Connection` owns its analyzer tree and
 //! Suricata's `Flow` its app-layer state, the layers' state sits in the flow table's slot beside the TCP
-//! state (`FlowTable<Layers>`), so an event reaches every layer without a lookup of its own.
+//! state (`FlowTable<Layers>`), so an event reaches every layer without a lookup of its own. What the
+//! layers could not analyse goes up as typed [`coverage`] notices, for the session stage to judge.
 //!
 //! ```text
 //! decode ─▶ reassembly (TCP) ─▶ tls ─▶ http (/1.1, /2) ─▶ rpc (JSON-RPC) ─▶ Exchange ─▶ mcp ─▶ detect
@@ -21,6 +22,7 @@ pub mod http;
 pub mod jsonrpc;
 pub mod rpc;
 pub mod exchange;
+pub mod coverage;
 pub mod counters;
 
 use crate::decode::TcpSegment;

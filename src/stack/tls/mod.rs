@@ -31,7 +31,7 @@ use std::fmt;
 use std::net::SocketAddr;
 
 use crate::decode::flow_key::Direction;
-use crate::facts::{self, Era, Fact, FactContext, FactKind};
+use crate::stack::coverage::{Coverage, Uncovered};
 use crate::reassembly::ConnId;
 use crate::time::{Duration, Timestamp};
 
@@ -822,46 +822,28 @@ impl TlsLayer {
         }
     }
 
-    /// End of capture, after every connection closed: the coverage facts, one per server and reason
-    /// (sorted: deterministic).
-    pub fn finish<F: FnMut(Fact)>(&mut self, ts: Timestamp, out: &mut F) {
-        let ctx = |server: SocketAddr, key: String, a: &Agg| FactContext {
+    /// End of capture, after every connection closed: the coverage notices, one per server and reason
+    /// (sorted: deterministic), for the session stage to turn into facts.
+    pub fn finish<F: FnMut(Coverage)>(&mut self, ts: Timestamp, out: &mut F) {
+        let notice = |what: Uncovered, server: SocketAddr, a: &Agg| Coverage {
+            what,
+            server: Some(server),
+            client: a.client,
+            sni: a.sni.clone(),
+            connections: a.connections,
+            bytes: a.bytes,
             ts: a.first_ts.unwrap_or(ts),
-            session_key: key.into(),
-            session_id: "-".into(),
-            client: a.client.unwrap_or(SocketAddr::from(([0, 0, 0, 0], 0))),
-            server,
-            host: a.sni.as_str().into(),
-            endpoint: "".into(),
-            era: Era::Unknown,
-            version: "".into(),
             frames: {
                 let mut f = a.frames.clone();
                 f.sort_unstable();
                 f
             },
-            crosses_gap: false,
         };
         for ((server, why), a) in &self.dark {
-            out(Fact {
-                ctx: ctx(*server, format!("{server} tls {why}"), a),
-                kind: FactKind::TlsUndecrypted(facts::TlsUndecrypted {
-                    reason: why.to_string().into(),
-                    connections: a.connections as i64,
-                    bytes: a.bytes as i64,
-                    sni: a.sni.clone().into(),
-                }),
-            });
+            out(notice(Uncovered::TlsUndecrypted(*why), *server, a));
         }
         for ((server, reason), a) in &self.http2 {
-            out(Fact {
-                ctx: ctx(*server, format!("{server} http2 {reason}"), a),
-                kind: FactKind::Http2Seen(facts::Http2Seen {
-                    connections: a.connections as i64,
-                    sni: a.sni.clone().into(),
-                    reason: ((*reason).to_string()).into(),
-                }),
-            });
+            out(notice(Uncovered::Http2(reason), *server, a));
         }
     }
 }
