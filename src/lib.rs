@@ -117,6 +117,7 @@ pub fn run(config: Config) -> Result<(), RunError> {
             recorder: report.recorder(),
             wait_for_keys: false,
             on_raised: None,
+            warmup: shard::WARMUP_SEGMENTS,
         };
         let mut reader = reader;
         let (outcome, fatal) = shard::run(&mut reader, setup, &mut progress).map_err(RunError::Threads)?;

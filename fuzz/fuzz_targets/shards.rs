@@ -50,7 +50,9 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut reader) = CaptureReader::from_reader("fuzz", std::io::Cursor::new(data.to_vec())) else { return };
     // The same 100,000-packet bound as above would need a reader that stops early; fuzz inputs are far
     // smaller, so the whole input is read both ways.
-    let setup = shard::Setup { shards: 3, limits, rules, keylog: Default::default(), recorder: None, wait_for_keys: false, on_raised: None };
+    // Warm-up windows of 0 (none) to 7 segments: placing servers before routing any, and routing after it.
+    let warmup = usize::from(data.last().copied().unwrap_or(0) % 8);
+    let setup = shard::Setup { shards: 3, limits, rules, keylog: Default::default(), recorder: None, wait_for_keys: false, on_raised: None, warmup };
     let Ok((many, _)) = shard::run(&mut reader, setup, &mut Progress::new(false, None)) else { return };
     assert_eq!(format!("{rows:?}"), format!("{:?}", many.incidents), "incident rows differ");
     assert_eq!(one.to_string(), many.summary.to_string(), "summary differs");

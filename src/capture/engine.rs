@@ -66,6 +66,7 @@ impl Engine {
             recorder: None,
             wait_for_keys: b.wait_for_keys,
             on_raised: Some(Arc::new(send)),
+            warmup: 0,
         };
         Ok((Engine::Pool(Box::new(Pool::start(setup)?)), rx))
     }

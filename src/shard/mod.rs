@@ -4,8 +4,9 @@
 //! `Mcp-Session-Id` over many, a legacy GET stream and its POSTs) and all of them go to one server.
 //!
 //! The calling thread reads the capture, counts and decodes every packet, and hands each TCP segment to
-//! the worker its server hashes to (`route`), batched with its payload copied into the batch's arena
-//! (the only copy: reassembly borrows from there). Each worker owns a whole layer stack (reassembly, TLS,
+//! the worker its server is placed on (`route`; the servers of a file run's first segments are weighed
+//! before any is placed: `Warmup`), batched with its payload copied into the batch's arena (the only
+//! copy: reassembly borrows from there). Each worker owns a whole layer stack (reassembly, TLS,
 //! HTTP, MCP, rules) for its servers and sees its segments in capture order. Each segment carries the
 //! capture clock (the latest packet time read so far, of any server), and expiry runs on whole seconds of
 //! that clock (`Front::tick`), so what expires before a segment is what one thread would have expired
@@ -60,6 +61,11 @@ pub const BATCH_ITEMS: usize = 1024;
 /// Payload bytes per batch: bounds what is held in flight to about `DEPTH` times this per worker.
 pub const BATCH_BYTES: usize = 128 << 10;
 
+/// Segments held back at the start of a file run to weigh its servers before any is placed (`Warmup`).
+pub const WARMUP_SEGMENTS: usize = 8192;
+/// Payload bytes held back at most, whichever of the two comes first.
+pub const WARMUP_BYTES: usize = 4 << 20;
+
 /// Told of each incident as a worker first raises it, on that worker's thread.
 pub type OnRaised = Arc<dyn Fn(&Incident) + Send + Sync>;
 
@@ -75,6 +81,9 @@ pub struct Setup {
     /// Live capture: each incident as a worker first raises it, so the sensor writes its row at once.
     /// Called on the worker's thread.
     pub on_raised: Option<OnRaised>,
+    /// Segments held back before the servers seen among them are placed (`Warmup`; [`WARMUP_SEGMENTS`]
+    /// for a file, 0 for a live sensor, which must not hold packets back).
+    pub warmup: usize,
 }
 
 /// The merged result of a run.
@@ -149,6 +158,59 @@ impl Seg {
     }
 }
 
+/// The start of a file run, held back: the servers seen in it are placed on the workers by how much
+/// traffic each carried in it, heaviest first (`route::Router::plan`), before any segment is handed out.
+/// Placing each server when it first appears, by the traffic handed out so far, is blind at the start,
+/// when every worker has had nearly nothing: two of the busiest servers could share a worker for the whole
+/// run while another carries only light ones. Held segments keep their capture clock and are handed out
+/// in capture order, with the key-log text found among them (pcapng Decryption Secrets Blocks), when the
+/// window closes: at [`WARMUP_SEGMENTS`] segments or [`WARMUP_BYTES`] of payload, and at the end. They are held in
+/// batches like the workers', which then go round as the workers' batches: one large buffer given back
+/// would make the allocator keep later ones instead of returning them (glibc's dynamic mmap threshold),
+/// several MiB more at the peak.
+struct Warmup {
+    held: Vec<Batch>,
+    limit: usize,
+    segments: usize,
+    bytes: usize,
+    /// Payload bytes plus a per-segment cost (`route::cost`), per server.
+    // ALLOC: one entry per server seen in the window, at most `limit`
+    traffic: std::collections::HashMap<std::net::SocketAddr, u64>,
+}
+
+impl Warmup {
+    fn new(limit: usize) -> Warmup {
+        Warmup { held: Vec::new(), limit, segments: 0, bytes: 0, traffic: Default::default() }
+    }
+
+    fn hold(&mut self, seg: &TcpSegment<'_>, clock: Timestamp) {
+        if self.held.last().is_none_or(Batch::full) {
+            // ALLOC: a batch per BATCH_BYTES of the window, reused by the workers' lanes afterwards
+            self.held.push(Batch::default());
+        }
+        if let Some(b) = self.held.last_mut() {
+            b.push_seg(seg, clock);
+        }
+        self.segments += 1;
+        self.bytes += seg.payload.len();
+        *self.traffic.entry(route::server_of(seg)).or_default() += route::cost(seg);
+    }
+
+    fn hold_secrets(&mut self, text: &[u8]) {
+        if self.held.last().is_none_or(Batch::full) {
+            self.held.push(Batch::default());
+        }
+        if let Some(b) = self.held.last_mut() {
+            let r = b.stash(text);
+            b.items.push(Item::Secrets(r));
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.segments >= self.limit || self.bytes >= WARMUP_BYTES
+    }
+}
+
 /// The dispatcher's end of one worker.
 struct Lane {
     full: SyncSender<Batch>,
@@ -159,8 +221,9 @@ struct Lane {
 }
 
 impl Lane {
-    fn send(&mut self) {
-        let next = self.empty.try_recv().unwrap_or_default();
+    /// Sends the batch being filled; the next is one the worker gave back, else a spare, else new.
+    fn send(&mut self, spares: &mut Vec<Batch>) {
+        let next = self.empty.try_recv().ok().or_else(|| spares.pop()).unwrap_or_default();
         let batch = std::mem::replace(&mut self.batch, next);
         if !self.gone && self.full.send(batch).is_err() {
             self.gone = true;
@@ -189,6 +252,10 @@ pub struct Pool {
     workers: Vec<std::thread::JoinHandle<WorkerResult>>,
     /// Latest time given to [`Pool::advance`] (live, a quiet link).
     advanced: Timestamp,
+    /// The start of the run, until its servers are placed.
+    warmup: Option<Warmup>,
+    /// Emptied batches of the warm-up, for the lanes.
+    spares: Vec<Batch>,
 }
 
 impl Pool {
@@ -205,6 +272,8 @@ impl Pool {
             gauges: Arc::clone(&gauges),
             workers: Vec::with_capacity(n),
             advanced: Timestamp::ZERO,
+            warmup: (setup.warmup > 0 && n > 1).then(|| Warmup::new(setup.warmup)),
+            spares: Vec::new(),
         };
         for i in 0..n {
             let (full_tx, full_rx) = sync_channel::<Batch>(DEPTH);
@@ -238,20 +307,62 @@ impl Pool {
         match decode::decode(pkt) {
             Ok(seg) => {
                 self.counts.segment();
-                let i = self.router.shard(&seg);
-                if let Some(lane) = self.lanes.get_mut(i) {
-                    lane.batch.push_seg(&seg, self.counts.clock());
-                    if lane.batch.full() {
-                        lane.send();
+                let clock = self.counts.clock();
+                match self.warmup.as_mut() {
+                    Some(w) => {
+                        w.hold(&seg, clock);
+                        if w.full() {
+                            self.release();
+                        }
                     }
+                    None => self.hand_out(&seg, clock),
                 }
             }
             Err(skip) => self.counts.skipped(skip),
         }
     }
 
+    /// A segment to the worker of its server.
+    fn hand_out(&mut self, seg: &TcpSegment<'_>, clock: Timestamp) {
+        let i = self.router.shard(seg);
+        if let Some(lane) = self.lanes.get_mut(i) {
+            lane.batch.push_seg(seg, clock);
+            if lane.batch.full() {
+                lane.send(&mut self.spares);
+            }
+        }
+    }
+
+    /// Closes the warm-up window: its servers placed, its segments handed out in order.
+    fn release(&mut self) {
+        let Some(w) = self.warmup.take() else { return };
+        self.router.plan(&w.traffic);
+        for mut batch in w.held {
+            for item in &batch.items {
+                match item {
+                    Item::Seg(s) => self.hand_out(&s.attach(&batch.arena), s.clock),
+                    Item::Secrets(r) => self.broadcast_secrets(batch.arena.get(r.clone()).unwrap_or_default()),
+                    // The window holds nothing else.
+                    _ => {}
+                }
+            }
+            batch.items.clear();
+            batch.arena.clear();
+            self.spares.push(batch);
+        }
+    }
+
     /// Key-log text found inside a capture file (pcapng Decryption Secrets Blocks): every worker gets it.
     pub fn secrets(&mut self, text: &[u8]) {
+        match self.warmup.as_mut() {
+            // In its place among the held segments: a worker must not get keys before the handshakes
+            // that came before them in the capture (one thread would not have had them yet).
+            Some(w) => w.hold_secrets(text),
+            None => self.broadcast_secrets(text),
+        }
+    }
+
+    fn broadcast_secrets(&mut self, text: &[u8]) {
         self.broadcast(|b| {
             let r = b.stash(text);
             Item::Secrets(r)
@@ -260,6 +371,7 @@ impl Pool {
 
     /// Live: text appended to a key log, for the connections waiting on every worker.
     pub fn live_secrets(&mut self, text: &[u8]) {
+        self.release();
         self.broadcast(|b| {
             let r = b.stash(text);
             Item::LiveSecrets(r)
@@ -270,6 +382,7 @@ impl Pool {
     /// Live: capture time moved while the link was quiet; stall and idle rules run on every worker.
     pub fn advance(&mut self, now: Timestamp) {
         self.advanced = self.advanced.max(now);
+        self.release();
         self.broadcast(|_| Item::Advance(now));
         self.flush();
     }
@@ -277,9 +390,10 @@ impl Pool {
     /// Sends every batch that holds anything: a live sensor calls this after each batch from the ring,
     /// so a quiet link never leaves packets waiting in a half-filled batch.
     pub fn flush(&mut self) {
+        self.release();
         for lane in &mut self.lanes {
             if !lane.batch.items.is_empty() {
-                lane.send();
+                lane.send(&mut self.spares);
             }
         }
     }
@@ -315,13 +429,14 @@ impl Pool {
     /// End of input: every worker gets the capture's last time and finishes; their results merge. The
     /// summary's capture counters are the caller's to fill in.
     pub fn finish(mut self) -> Outcome {
+        self.release();
         let now = self.now();
         self.broadcast(|_| Item::Tick(now));
         if let (Some(c), Some(lane)) = (self.counts.unreadable(now), self.lanes.first_mut()) {
             lane.batch.items.push(Item::Coverage(Box::new(c)));
         }
         for lane in &mut self.lanes {
-            lane.send();
+            lane.send(&mut self.spares);
         }
         let Pool { lanes, counts, workers, .. } = self;
         drop(lanes);
@@ -431,4 +546,64 @@ fn work(
     front.summarize(crate::capture::CaptureStats::default(), &mut summary);
     let rows = back.finish_rows(&mut summary);
     (summary, rows, crate::output::elapsed::thread_cpu_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+    use crate::detect::report_order;
+    use crate::output::progress::Progress;
+
+    /// Every sample, merged into one capture: over a hundred servers, over 20,000 segments.
+    fn merged() -> CaptureReader {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "pcap" || x == "pcapng") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut paths = Vec::new();
+        walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples"), &mut paths);
+        paths.sort();
+        assert!(paths.len() > 100, "{} samples", paths.len());
+        CaptureReader::open(&paths).unwrap()
+    }
+
+    #[test]
+    fn any_warmup_window_gives_the_one_thread_rows_and_summary() {
+        let rules = Arc::new(RuleSet::builtin().unwrap());
+        let limits = Limits::default();
+        let mut reader = merged();
+        let mut front = Front::new(limits.clone());
+        let mut back = Back::sharing(&limits, Arc::clone(&rules));
+        while let Some(pkt) = reader.next_packet().unwrap() {
+            front.on_packet(&pkt, &mut |cmd| back.handle(cmd, &mut Discard).unwrap());
+            let secrets = reader.take_secrets();
+            if !secrets.is_empty() {
+                front.add_secrets(&secrets);
+            }
+        }
+        front.finish(&mut |cmd| back.handle(cmd, &mut Discard).unwrap()).unwrap();
+        let mut one = Summary::default();
+        front.summarize(reader.stats().clone(), &mut one);
+        assert!(one.tcp_segments > 20_000, "{} segments", one.tcp_segments);
+        let mut rows = back.finish_rows(&mut one);
+        rows.sort_by(report_order);
+        assert!(rows.len() > 100, "{} rows", rows.len());
+        // No window, windows closing on the first segments, in the middle of the run, and after its end.
+        for warmup in [0, 1, 7, 5_000, WARMUP_SEGMENTS, 1 << 30] {
+            let setup = Setup { shards: 3, limits: limits.clone(), rules: Arc::clone(&rules), keylog: KeyLog::default(), recorder: None, wait_for_keys: false, on_raised: None, warmup };
+            let (mut many, fatal) = run(&mut merged(), setup, &mut Progress::new(false, None)).unwrap();
+            assert!(fatal.is_none());
+            many.summary.capture = reader.stats().clone();
+            let differ = rows.iter().zip(&many.incidents).find(|(a, b)| a != b);
+            assert!(differ.is_none() && rows.len() == many.incidents.len(), "rows differ with a window of {warmup}: {differ:?}");
+            assert_eq!(one.to_string(), many.summary.to_string(), "summary differs with a window of {warmup}");
+        }
+    }
 }

@@ -2,9 +2,11 @@
 //! connection of a server, and with them every MCP session, legacy GET stream and stateless exchange that
 //! hangs off that server, is analysed whole by one worker.
 //!
-//! A server is given, the first time it is seen, to the worker with the least traffic handed out so far
-//! (payload bytes plus a per-segment cost), and keeps it for the run: a handful of busy servers then
-//! spread as evenly as whole servers can, where a hash of a few addresses would leave some workers idle.
+//! The servers of a file run's first segments are placed before any of them is routed, heaviest first by
+//! their traffic among those segments ([`Router::plan`], the dispatcher's warm-up window); a server first
+//! seen later is given, the first time it is seen, to the worker with the least traffic handed out so far
+//! (payload bytes plus a per-segment cost). Each keeps its worker for the run: a handful of busy servers
+//! then spread as evenly as whole servers can, where a hash of a few addresses would leave some workers idle.
 //! The assignment depends on the capture alone, never on timing, so a run splits the same way every
 //! time. Past [`MAX_SERVERS`] distinct servers, new ones are hashed instead ([`shard_of`]), which needs no
 //! memory and still never moves a server.
@@ -89,9 +91,30 @@ impl Router {
             shard
         };
         if let Some(l) = self.load.get_mut(shard) {
-            *l = l.saturating_add(seg.payload.len() as u64 + SEGMENT_COST);
+            *l = l.saturating_add(cost(seg));
         }
         shard
+    }
+
+    /// Places the servers of a run's first segments before any of them is routed, heaviest first, each
+    /// on the worker with the least planned traffic (the longest-processing-time rule: within 4/3 of the
+    /// best split of whole servers). `traffic`: each server's [`cost`] summed over the window. Servers
+    /// placed already keep their worker.
+    pub fn plan(&mut self, traffic: &HashMap<SocketAddr, u64>) {
+        let mut heaviest: Vec<(u64, SocketAddr)> = traffic.iter().map(|(&server, &t)| (t, server)).collect();
+        // Ties by address: the plan depends on the capture alone.
+        heaviest.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut planned = self.load.clone();
+        for (t, server) in heaviest {
+            if self.assigned.len() >= MAX_SERVERS || self.assigned.contains_key(&server) {
+                continue;
+            }
+            let Some((least, _)) = planned.iter().enumerate().min_by_key(|&(i, &l)| (l, i)) else { return };
+            self.assigned.insert(server, least);
+            if let Some(l) = planned.get_mut(least) {
+                *l = l.saturating_add(t);
+            }
+        }
     }
 
     /// The worker of a server: the one it was given, or the least loaded for a new one.
@@ -118,6 +141,21 @@ impl Router {
             }
         }
     }
+}
+
+/// What a segment costs its worker, in bytes: its payload plus [`SEGMENT_COST`].
+pub fn cost(seg: &TcpSegment<'_>) -> u64 {
+    seg.payload.len() as u64 + SEGMENT_COST
+}
+
+/// The server a segment's connection most likely goes to, judged from the segment alone (the handshake,
+/// a request or status line, else the port guess): to weigh servers before any is placed.
+pub fn server_of(seg: &TcpSegment<'_>) -> SocketAddr {
+    seg.handshake_server().unwrap_or_else(|| match speaker_is_client(seg.payload) {
+        Some(true) => seg.dst,
+        Some(false) => seg.src,
+        None => guess_server(&FlowKey::new(seg.src, seg.dst)),
+    })
 }
 
 /// FNV-1a over the address: fixed, so a capture is split the same way on every run and machine.
@@ -193,6 +231,48 @@ mod tests {
         assert_ne!(one_shard(&mut r, &[seg("10.0.0.7:40000", "10.0.0.8:80", "S")]), first);
         // The old server's SYN to the client's port: reassembly ends the old connection with it.
         assert_eq!(one_shard(&mut r, &[seg(s, c, "S"), seg(c, s, "SA")]), first);
+    }
+
+    #[test]
+    fn a_plan_puts_the_heaviest_servers_apart_where_first_sight_pairs_them() {
+        // Two heavy servers (a, b) and two light ones, first seen in the order a, c, b, d, each by its SYN.
+        let (a, b, c, d) = ("10.0.1.1:80", "10.0.1.2:80", "10.0.1.3:80", "10.0.1.4:80");
+        let syns = |r: &mut Router| -> Vec<usize> {
+            [a, c, b, d].iter().enumerate().map(|(i, srv)| r.shard(&seg(&format!("10.0.0.1:{}", 40000 + i), srv, "S"))).collect()
+        };
+        // Placed at first sight, by the traffic handed out so far (a SYN each): a and b share worker 0.
+        let blind = syns(&mut Router::new(2, 100));
+        assert_eq!(blind[0], blind[2], "{blind:?}");
+        // Weighed first: heaviest first on the least planned worker, so a and b are apart, and each light
+        // one goes with the lighter of them.
+        let mut r = Router::new(2, 100);
+        let traffic: HashMap<SocketAddr, u64> =
+            [(a, 1_000_000), (b, 900_000), (c, 20_000), (d, 10_000)].iter().map(|(s, t)| (s.parse().unwrap(), *t)).collect();
+        r.plan(&traffic);
+        let placed = syns(&mut r);
+        assert_ne!(placed[0], placed[2], "{placed:?}");
+        assert_eq!((placed[1], placed[3]), (placed[2], placed[2]), "{placed:?}");
+        // A server placed already keeps its worker; one the plan did not see is placed at first sight.
+        r.plan(&[(a.parse().unwrap(), 5_000_000)].into_iter().collect());
+        assert_eq!(r.shard(&seg("10.0.0.9:40000", a, "S")), placed[0]);
+        let e = r.shard(&seg("10.0.0.9:40001", "10.0.1.5:80", "S"));
+        assert!(e < 2);
+    }
+
+    #[test]
+    fn the_server_of_a_lone_segment_is_judged_like_reassembly_would() {
+        let (c, s) = ("10.0.0.1:40000", "10.0.0.2:8080");
+        assert_eq!(server_of(&seg(c, s, "S")), s.parse().unwrap());
+        assert_eq!(server_of(&seg(s, c, "SA")), s.parse().unwrap());
+        let mut resp = seg(s, c, "A");
+        resp.payload = b"HTTP/1.1 200 OK\r\n";
+        assert_eq!(server_of(&resp), s.parse().unwrap());
+        // A client on the lower port, told by its request line; without payload, the port guess.
+        let (low, high) = ("10.0.0.1:80", "10.0.0.2:50000");
+        let mut req = seg(low, high, "A");
+        req.payload = b"POST /mcp HTTP/1.1\r\n";
+        assert_eq!(server_of(&req), high.parse().unwrap());
+        assert_eq!(server_of(&seg(low, high, "A")), low.parse().unwrap());
     }
 
     #[test]
