@@ -169,7 +169,9 @@ impl Seg {
 /// would make the allocator keep later ones instead of returning them (glibc's dynamic mmap threshold),
 /// several MiB more at the peak.
 struct Warmup {
+    /// Batches filled, in order, and the one being filled after them.
     held: Vec<Batch>,
+    filling: Batch,
     limit: usize,
     segments: usize,
     bytes: usize,
@@ -180,30 +182,29 @@ struct Warmup {
 
 impl Warmup {
     fn new(limit: usize) -> Warmup {
-        Warmup { held: Vec::new(), limit, segments: 0, bytes: 0, traffic: Default::default() }
+        Warmup { held: Vec::new(), filling: Batch::default(), limit, segments: 0, bytes: 0, traffic: Default::default() }
+    }
+
+    /// The batch being filled.
+    fn batch(&mut self) -> &mut Batch {
+        if self.filling.full() {
+            // ALLOC: a batch per BATCH_BYTES of the window, reused by the workers' lanes afterwards
+            self.held.push(std::mem::take(&mut self.filling));
+        }
+        &mut self.filling
     }
 
     fn hold(&mut self, seg: &TcpSegment<'_>, clock: Timestamp) {
-        if self.held.last().is_none_or(Batch::full) {
-            // ALLOC: a batch per BATCH_BYTES of the window, reused by the workers' lanes afterwards
-            self.held.push(Batch::default());
-        }
-        if let Some(b) = self.held.last_mut() {
-            b.push_seg(seg, clock);
-        }
+        self.batch().push_seg(seg, clock);
         self.segments += 1;
         self.bytes += seg.payload.len();
         *self.traffic.entry(route::server_of(seg)).or_default() += route::cost(seg);
     }
 
     fn hold_secrets(&mut self, text: &[u8]) {
-        if self.held.last().is_none_or(Batch::full) {
-            self.held.push(Batch::default());
-        }
-        if let Some(b) = self.held.last_mut() {
-            let r = b.stash(text);
-            b.items.push(Item::Secrets(r));
-        }
+        let b = self.batch();
+        let r = b.stash(text);
+        b.items.push(Item::Secrets(r));
     }
 
     fn full(&self) -> bool {
@@ -337,7 +338,7 @@ impl Pool {
     fn release(&mut self) {
         let Some(w) = self.warmup.take() else { return };
         self.router.plan(&w.traffic);
-        for mut batch in w.held {
+        for mut batch in w.held.into_iter().chain([w.filling]) {
             for item in &batch.items {
                 match item {
                     Item::Seg(s) => self.hand_out(&s.attach(&batch.arena), s.clock),
