@@ -164,10 +164,10 @@ impl Seg {
 /// when every worker has had nearly nothing: two of the busiest servers could share a worker for the whole
 /// run while another carries only light ones. Held segments keep their capture clock and are handed out
 /// in capture order, with the key-log text found among them (pcapng Decryption Secrets Blocks), when the
-/// window closes: at [`WARMUP_SEGMENTS`] segments or [`WARMUP_BYTES`] of payload, and at the end. They are held in
-/// batches like the workers', which then go round as the workers' batches: one large buffer given back
-/// would make the allocator keep later ones instead of returning them (glibc's dynamic mmap threshold),
-/// several MiB more at the peak.
+/// window closes: at [`WARMUP_SEGMENTS`] segments or [`WARMUP_BYTES`] of payload, and at the end. They
+/// are held in batches like the workers', which then go round as the workers' batches: one large buffer
+/// given back would make the allocator keep later ones instead of returning them (glibc's dynamic mmap
+/// threshold), several MiB more at the peak.
 struct Warmup {
     /// Batches filled, in order, and the one being filled after them.
     held: Vec<Batch>,
