@@ -657,7 +657,7 @@ impl TlsConn {
     }
 
     /// The HTTP layer could not analyse this connection's HTTP/2 (`reason`, from `frame`): tallied for the
-    /// `http2_seen` coverage fact when the connection closes.
+    /// `http2_seen` coverage notice when the connection closes.
     pub fn http2_unanalysed(&mut self, reason: &'static str, frame: u64) {
         self.h2_unanalysed.get_or_insert((reason, frame));
     }
