@@ -1,15 +1,37 @@
 //! The layers' coverage notices (`stack::coverage`) as the facts the rules read: TLS_UNDECRYPTED,
 //! HTTP2-SEEN and CAPTURE-UNREADABLE. Not a session's: each names its server (or the capture) as its key.
 
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 
 use crate::facts::{self, Era, Fact, FactContext, FactKind};
 use crate::stack::coverage::{Coverage, Uncovered};
+use crate::time::Timestamp;
+
+/// The address of a notice that has none (0.0.0.0:0).
+pub(super) const NO_ADDR: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0));
+
+/// The context of a coverage notice (these, capture gaps, bodies not decoded): not a session's, so no
+/// session id, era or version; keyed by what it counts. Host and endpoint are empty and no gap is
+/// crossed unless the caller sets them.
+pub(super) fn notice_context(session_key: String, client: SocketAddr, server: SocketAddr, ts: Timestamp, frames: Vec<u64>) -> FactContext {
+    FactContext {
+        ts,
+        session_key: session_key.into(),
+        session_id: "-".into(),
+        client,
+        server,
+        host: "".into(),
+        endpoint: "".into(),
+        era: Era::Unknown,
+        version: "".into(),
+        frames,
+        crosses_gap: false,
+    }
+}
 
 /// The fact of one notice.
 pub(super) fn fact(c: Coverage) -> Fact {
-    let none = SocketAddr::from(([0, 0, 0, 0], 0));
-    let server = c.server.unwrap_or(none);
+    let server = c.server.unwrap_or(NO_ADDR);
     let (session_key, kind) = match c.what {
         Uncovered::TlsUndecrypted(why) => (
             format!("{server} tls {why}"),
@@ -34,22 +56,7 @@ pub(super) fn fact(c: Coverage) -> Fact {
             }),
         ),
     };
-    Fact {
-        ctx: FactContext {
-            ts: c.ts,
-            session_key: session_key.into(),
-            session_id: "-".into(),
-            client: c.client.unwrap_or(none),
-            server,
-            host: c.sni.into(),
-            endpoint: "".into(),
-            era: Era::Unknown,
-            version: "".into(),
-            frames: c.frames,
-            crosses_gap: false,
-        },
-        kind,
-    }
+    Fact { ctx: FactContext { host: c.sni.into(), ..notice_context(session_key, c.client.unwrap_or(NO_ADDR), server, c.ts, c.frames) }, kind }
 }
 
 fn count(n: u64) -> i64 {

@@ -927,17 +927,10 @@ impl McpTracker {
             let (n, host, endpoint) = gap_sessions.get(addr).cloned().unwrap_or_default();
             out(Fact {
                 ctx: FactContext {
-                    ts,
-                    session_key: format!("{addr} coverage").into(),
-                    session_id: "-".into(),
-                    client: st.gap_client.unwrap_or(SocketAddr::from(([0, 0, 0, 0], 0))),
-                    server: *addr,
                     host: host.into(),
                     endpoint: endpoint.into(),
-                    era: Era::Unknown,
-                    version: "".into(),
-                    frames: st.gap_frames.clone(),
                     crosses_gap: true,
+                    ..coverage::notice_context(format!("{addr} coverage"), st.gap_client.unwrap_or(coverage::NO_ADDR), *addr, ts, st.gap_frames.clone())
                 },
                 kind: FactKind::CaptureGap(facts::CaptureGap { gaps: st.gaps as i64, missed_bytes: st.missed_bytes as i64, sessions: n as i64 }),
             });

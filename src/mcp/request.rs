@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::facts::Era;
-use crate::http::RequestHead;
+use crate::http::{Interned, RequestHead};
 use crate::jsonrpc::{Ids, Message};
 use crate::stack::Body;
 use crate::time::Timestamp;
@@ -38,23 +38,6 @@ pub(super) struct Names {
     sid: Interned,
 }
 
-/// The last value of one header on a connection.
-#[derive(Debug, Default)]
-struct Interned(Option<Arc<str>>);
-
-impl Interned {
-    fn intern(&mut self, text: &str) -> Arc<str> {
-        match &self.0 {
-            Some(last) if **last == *text => Arc::clone(last),
-            _ => {
-                // ALLOC: one per change of the header's value on a connection
-                let new: Arc<str> = Arc::from(text);
-                self.0 = Some(Arc::clone(&new));
-                new
-            }
-        }
-    }
-}
 
 /// The request half of an HTTP transaction, as much as the classifier keeps: its head as the HTTP layer
 /// handed it over (moved, not copied: the MCP headers are read from it when needed).

@@ -5,6 +5,7 @@
 //! the capture (`body_undecoded`, rule CAPTURE-BODY-UNDECODED), as the TLS layer does for dark TLS.
 //! Any HTTP body counts, MCP or not: an undecodable body may be the only MCP evidence there was.
 
+use super::coverage::notice_context;
 use crate::http::coding::Undecoded;
 
 use super::*;
@@ -70,17 +71,10 @@ impl McpTracker {
         for ((server, reason), n) in std::mem::take(&mut self.undecoded.by) {
             out(Fact {
                 ctx: FactContext {
-                    ts: n.first_ts,
-                    session_key: format!("{server} body {}", reason.as_str()).into(),
-                    session_id: "-".into(),
-                    client: n.client,
-                    server,
                     host: n.host.into(),
                     endpoint: n.endpoint.into(),
-                    era: Era::Unknown,
-                    version: "".into(),
-                    frames: n.frames,
                     crosses_gap: reason == Undecoded::Gap,
+                    ..notice_context(format!("{server} body {}", reason.as_str()), n.client, server, n.first_ts, n.frames)
                 },
                 kind: FactKind::BodyUndecoded(facts::BodyUndecoded {
                     encoding: (n.encodings.join("; ")).into(),

@@ -72,20 +72,11 @@ impl Router {
             // Every packet of a known 4-tuple stays with it, a SYN too: reassembly must see a SYN that
             // takes over a live 4-tuple on the worker holding the connection it ends.
             shard
-        } else if let Some(server) = seg.handshake_server() {
-            let shard = self.server_shard(server);
-            self.remember(key, shard);
-            shard
         } else {
-            let server = match speaker_is_client(seg.payload) {
-                Some(true) => seg.dst,
-                Some(false) => seg.src,
-                None => guess_server(&key),
-            };
-            let shard = self.server_shard(server);
-            // Reassembly settles a pickup's roles with its first payload (or a reset that ends it); a bare
-            // ACK settles nothing yet.
-            if !seg.payload.is_empty() {
+            let shard = self.server_shard(server_of(seg));
+            // A handshake settles the roles, and so does a pickup's first payload (as reassembly decides
+            // them); a pickup's bare ACK settles nothing yet.
+            if seg.handshake_server().is_some() || !seg.payload.is_empty() {
                 self.remember(key, shard);
             }
             shard
@@ -148,8 +139,9 @@ pub fn cost(seg: &TcpSegment<'_>) -> u64 {
     seg.payload.len() as u64 + SEGMENT_COST
 }
 
-/// The server a segment's connection most likely goes to, judged from the segment alone (the handshake,
-/// a request or status line, else the port guess): to weigh servers before any is placed.
+/// The server a segment's connection goes to, judged from the segment alone (the handshake, a request or
+/// status line, else the port guess): how a connection not seen before is routed, and how servers are
+/// weighed before any is placed.
 pub fn server_of(seg: &TcpSegment<'_>) -> SocketAddr {
     seg.handshake_server().unwrap_or_else(|| match speaker_is_client(seg.payload) {
         Some(true) => seg.dst,

@@ -15,11 +15,10 @@
 //! ```
 
 use std::mem::MaybeUninit;
-use std::sync::Arc;
 
 use memchr::{memchr, memchr2, memchr3};
 
-use super::{Headers, RequestHead, ResponseHead};
+use super::{Headers, Interned, RequestHead, ResponseHead};
 use crate::decode::flow_key::Direction;
 
 /// Header fields kept per head; the rest are counted and dropped (MCP needs a handful).
@@ -72,12 +71,12 @@ enum Attempt<T> {
 
 /// Parses a request head (RFC 9112 §3). `buf` must start at the request line.
 pub fn parse_request(buf: &[u8]) -> HeadParse<RequestHead> {
-    parse_request_after(buf, None)
+    parse_request_after(buf, &mut Interned::default())
 }
 
-/// [`parse_request`], sharing `last` (the previous request's target on the connection) when the target
-/// is the same: a client sends every request to its one endpoint.
-pub fn parse_request_after(buf: &[u8], last: Option<&Arc<str>>) -> HeadParse<RequestHead> {
+/// [`parse_request`], sharing the target with the connection's previous request (`last`) when it is the
+/// same: a client sends every request to its one endpoint.
+pub fn parse_request_after(buf: &[u8], last: &mut Interned) -> HeadParse<RequestHead> {
     // Uninitialised slots: httparse writes only those it fills (no 3 KiB memset per head).
     let mut slots = [const { MaybeUninit::uninit() }; MAX_HEADERS];
     match request_into(buf, &mut slots, last) {
@@ -111,7 +110,7 @@ pub fn parse_response(buf: &[u8]) -> HeadParse<ResponseHead> {
     }
 }
 
-fn request_into<'b>(buf: &'b [u8], slots: &mut [MaybeUninit<httparse::Header<'b>>], last: Option<&Arc<str>>) -> Attempt<RequestHead> {
+fn request_into<'b>(buf: &'b [u8], slots: &mut [MaybeUninit<httparse::Header<'b>>], last: &mut Interned) -> Attempt<RequestHead> {
     let mut req = httparse::Request::new(&mut []);
     match config().parse_request_with_uninit_headers(&mut req, buf, slots) {
         Ok(httparse::Status::Complete(len)) => {
@@ -120,10 +119,7 @@ fn request_into<'b>(buf: &'b [u8], slots: &mut [MaybeUninit<httparse::Header<'b>
             // ALLOC: a new target (and a method other than RFC 9110's), bounded by limits::max_header_bytes.
             let head = RequestHead {
                 method: super::token(req.method.unwrap_or_default(), super::METHODS),
-                target: match last {
-                    Some(t) if **t == *target => Arc::clone(t),
-                    _ => target.into(),
-                },
+                target: last.intern(target),
                 version: req.version.unwrap_or(1),
                 headers,
             };
@@ -344,10 +340,12 @@ mod tests {
 
     #[test]
     fn a_repeated_target_is_shared() {
-        let HeadParse::Complete { head: first, .. } = parse_request(b"POST /mcp HTTP/1.1\r\nHost: a\r\n\r\n") else { panic!() };
-        let HeadParse::Complete { head: same, .. } = parse_request_after(b"POST /mcp HTTP/1.1\r\nHost: a\r\n\r\n", Some(&first.target)) else { panic!() };
+        use std::sync::Arc;
+        let mut last = Interned::default();
+        let HeadParse::Complete { head: first, .. } = parse_request_after(b"POST /mcp HTTP/1.1\r\nHost: a\r\n\r\n", &mut last) else { panic!() };
+        let HeadParse::Complete { head: same, .. } = parse_request_after(b"POST /mcp HTTP/1.1\r\nHost: a\r\n\r\n", &mut last) else { panic!() };
         assert!(Arc::ptr_eq(&first.target, &same.target));
-        let HeadParse::Complete { head: other, .. } = parse_request_after(b"POST /mcp2 HTTP/1.1\r\n\r\n", Some(&first.target)) else { panic!() };
+        let HeadParse::Complete { head: other, .. } = parse_request_after(b"POST /mcp2 HTTP/1.1\r\n\r\n", &mut last) else { panic!() };
         assert_eq!(&*other.target, "/mcp2");
     }
 

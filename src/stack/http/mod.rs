@@ -212,6 +212,26 @@ pub fn token<'a>(word: impl Into<Cow<'a, str>>, known: &[&'static str]) -> Cow<'
     }
 }
 
+/// The last text of a field a connection repeats (a request target, `Host`, a session id): the next
+/// occurrence of the same text shares it instead of a copy of its own.
+#[derive(Debug, Default)]
+pub struct Interned(Option<Arc<str>>);
+
+impl Interned {
+    /// `text` shared: the last one when equal, else a new one that becomes the last.
+    pub fn intern(&mut self, text: &str) -> Arc<str> {
+        match &self.0 {
+            Some(last) if **last == *text => Arc::clone(last),
+            _ => {
+                // ALLOC: one per change of the field's text on a connection
+                let new: Arc<str> = Arc::from(text);
+                self.0 = Some(Arc::clone(&new));
+                new
+            }
+        }
+    }
+}
+
 /// The methods of RFC 9110 §9 and PATCH (RFC 5789).
 pub const METHODS: &[&str] = &["POST", "GET", "DELETE", "PUT", "HEAD", "OPTIONS", "PATCH", "CONNECT", "TRACE"];
 
@@ -581,12 +601,12 @@ struct Half {
     /// takes no other.
     gap_accounted: bool,
     /// The target of this direction's last request, shared by the next one when it is the same.
-    last_target: Option<Arc<str>>,
+    last_target: Interned,
 }
 
 impl Half {
     fn new() -> Self {
-        Half { state: HalfState::Head { check: Some(StartCheck::Lenient) }, carry: Vec::new(), resyncing: false, gap_accounted: false, last_target: None }
+        Half { state: HalfState::Head { check: Some(StartCheck::Lenient) }, carry: Vec::new(), resyncing: false, gap_accounted: false, last_target: Interned::default() }
     }
 
     fn release_carry(&mut self) {
@@ -957,11 +977,11 @@ fn head_bytes<'i, F: FnMut(HttpEvent<'_>)>(
             let total = have.saturating_add(part.len());
             let parsed = if have == 0 {
                 // Fast path: the whole head is in this packet; parse it in place.
-                parse_head(dir, part, half.last_target.as_ref())
+                parse_head(dir, part, &mut half.last_target)
             } else {
                 // ALLOC: the rest of a carried head, bounded by limits::max_header_bytes (`limit`).
                 half.carry.extend_from_slice(part);
-                let parsed = parse_head(dir, &half.carry, half.last_target.as_ref());
+                let parsed = parse_head(dir, &half.carry, &mut half.last_target);
                 half.release_carry();
                 parsed
             };
@@ -1001,7 +1021,7 @@ enum Parsed {
     Bad,
 }
 
-fn parse_head(dir: Direction, buf: &[u8], last_target: Option<&Arc<str>>) -> Parsed {
+fn parse_head(dir: Direction, buf: &[u8], last_target: &mut Interned) -> Parsed {
     match dir {
         Direction::ToServer => match head::parse_request_after(buf, last_target) {
             HeadParse::Complete { head, len, dropped_headers } => {
@@ -1058,9 +1078,6 @@ fn on_request<F: FnMut(HttpEvent<'_>)>(
 ) {
     half.resyncing = false;
     half.gap_accounted = false;
-    if half.last_target.as_ref().is_none_or(|t| !Arc::ptr_eq(t, &head.target)) {
-        half.last_target = Some(Arc::clone(&head.target));
-    }
     bump(&mut sink.stats.headers_dropped, dropped);
     sink.stats.requests = sink.stats.requests.saturating_add(1);
     let decision = body::request_body(&head.headers);
