@@ -25,6 +25,7 @@ pub mod analyzer;
 pub mod shard;
 pub mod app;
 pub mod cli;
+pub mod keyed;
 pub mod limits;
 pub mod time;
 

@@ -10,10 +10,10 @@ pub struct FlowKey {
     pub b: SocketAddr,
 }
 
-/// Three writes for the whole tuple: the maps keyed by it are keyed from the wire, so they keep SipHash
-/// (hash flooding), whose cost is mostly per write, and the derived hash makes a dozen small ones (variant
-/// tags, octets with their lengths, ports). An IPv4 address hashes as its IPv4-mapped IPv6 form; equality
-/// still tells the two apart.
+/// The whole tuple in 36 bytes: the maps keyed by it are keyed from the wire, so they keep SipHash (hash
+/// flooding; `crate::keyed`), and the derived hash would write a dozen small parts (variant tags, octets
+/// with their lengths, ports, flow info and scope ids) to be hashed. An IPv4 address hashes as its
+/// IPv4-mapped IPv6 form; equality still tells the two apart.
 impl Hash for FlowKey {
     fn hash<H: Hasher>(&self, state: &mut H) {
         let ip = |s: &SocketAddr| match s.ip() {

@@ -29,7 +29,7 @@ pub mod session;
 pub mod stream;
 mod undecoded;
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use std::net::{IpAddr, SocketAddr};
 
@@ -39,6 +39,7 @@ use crate::http::{HttpEvent, MessageEnd, ResponseHead, SseEvent, TxId};
 use crate::jsonrpc::{Ids, Message, ParseProblem, Payload};
 use crate::stack::exchange::{BodyText, FIRST_LINE_CHARS};
 use crate::stack::{Body, Exchange};
+use crate::keyed::{WireMap, WireSet};
 use crate::limits::Limits;
 use crate::reassembly::{ConnId, ConnMap, EndReason};
 use crate::time::{Duration, Timestamp};
@@ -227,9 +228,9 @@ struct ClientState {
 #[derive(Debug, Default)]
 struct ServerState {
     /// Paths that carried JSON-RPC POSTs.
-    mcp_paths: HashSet<String>,
+    mcp_paths: WireSet<String>,
     /// Paths whose GET served an HTTP+SSE `endpoint` event.
-    sse_paths: HashSet<String>,
+    sse_paths: WireSet<String>,
     recent_5xx: BTreeMap<String, VecDeque<Timestamp>>,
     gaps: u64,
     missed_bytes: u64,
@@ -243,9 +244,9 @@ struct ServerState {
 #[derive(Debug, Default)]
 pub(crate) struct Versions {
     /// Per server: each version asked for, with the newest version answered to it.
-    by_server: HashMap<SocketAddr, BTreeMap<String, String>>,
+    by_server: WireMap<SocketAddr, BTreeMap<String, String>>,
     /// Per client address, server and endpoint: the last version asked for and the one negotiated.
-    by_client: HashMap<(IpAddr, SocketAddr, String), (String, String)>,
+    by_client: WireMap<(IpAddr, SocketAddr, String), (String, String)>,
 }
 
 impl Versions {
@@ -285,10 +286,10 @@ pub struct McpTracker {
     limits: Limits,
     conns: ConnMap<ConnView>,
     sessions: SessionTable,
-    clients: HashMap<(IpAddr, SocketAddr), ClientState>,
-    servers: HashMap<SocketAddr, ServerState>,
+    clients: WireMap<(IpAddr, SocketAddr), ClientState>,
+    servers: WireMap<SocketAddr, ServerState>,
     /// Session ids minted by an `initialize` response in this capture.
-    minted: HashSet<String>,
+    minted: WireSet<String>,
     timers: BTreeMap<(Timestamp, u64), Timer>,
     timer_seq: u64,
     checkpoints: Checkpoints,
@@ -314,9 +315,9 @@ impl McpTracker {
             limits: limits.clone(),
             conns: ConnMap::default(),
             sessions: SessionTable::default(),
-            clients: HashMap::new(),
-            servers: HashMap::new(),
-            minted: HashSet::new(),
+            clients: WireMap::default(),
+            servers: WireMap::default(),
+            minted: WireSet::default(),
             timers: BTreeMap::new(),
             timer_seq: 0,
             checkpoints,
@@ -947,7 +948,7 @@ impl McpTracker {
 
 /// A request is MCP when it carries MCP evidence, or JSON-RPC to a path of the server that carried MCP
 /// (a client's reply to a server request, a 2025-03-26 client that sends no headers).
-fn is_mcp_request(servers: &HashMap<SocketAddr, ServerState>, server: SocketAddr, req: &Req) -> bool {
+fn is_mcp_request(servers: &WireMap<SocketAddr, ServerState>, server: SocketAddr, req: &Req) -> bool {
     req.mcp_evidence() || (req.has_messages() && servers.get(&server).is_some_and(|st| st.mcp_paths.contains(req.path())))
 }
 

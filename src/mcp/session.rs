@@ -2,7 +2,9 @@
 //! A session spans every TCP connection that carries its key.
 
 use std::sync::Arc;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use crate::keyed::WireMap;
 use std::net::{IpAddr, SocketAddr};
 
 use crate::facts::Era;
@@ -186,7 +188,7 @@ pub struct Session {
     pub error_since_last_post: bool,
     /// Event ids issued in this session, with the stream that issued each and its issue order (bounded
     /// by `Limits::max_event_ids_per_session`).
-    pub event_ids: HashMap<String, (u64, u64)>,
+    pub event_ids: WireMap<String, (u64, u64)>,
     pub ids_issued: u64,
     /// GET streams that ended, and POST streams that ended before their response: a later GET is a
     /// reconnect.
@@ -194,10 +196,10 @@ pub struct Session {
     /// A 2xx answered a request of this session.
     pub seen_ok: bool,
     /// Response ids delivered, with the frame and stream (0 for JSON bodies) that delivered them.
-    pub answered: HashMap<crate::jsonrpc::Id, (u64, u64)>,
+    pub answered: WireMap<crate::jsonrpc::Id, (u64, u64)>,
     /// Request ids sent and not yet answered, with how many requests carry each (ids are reused once
     /// answered, and stateless clients may have two in flight).
-    pub outstanding: HashMap<crate::jsonrpc::Id, u32>,
+    pub outstanding: WireMap<crate::jsonrpc::Id, u32>,
     /// An `initialize` handshake of this session was seen: its era is the negotiated one.
     pub handshake: bool,
     /// HTTP+SSE: requests POSTed (answered 202) whose responses come on the GET stream.
@@ -230,12 +232,12 @@ impl Session {
             post_sse: 0,
             last_post: None,
             error_since_last_post: false,
-            event_ids: HashMap::new(),
+            event_ids: WireMap::default(),
             ids_issued: 0,
             streams_broken: 0,
             seen_ok: false,
-            answered: HashMap::new(),
-            outstanding: HashMap::new(),
+            answered: WireMap::default(),
+            outstanding: WireMap::default(),
             handshake: false,
             legacy_pending: Vec::new(),
             event_ids_full: false,
@@ -340,7 +342,7 @@ impl LruSlot {
 /// per re-filing, at most one per touch that moved the time.
 #[derive(Debug, Default)]
 pub struct SessionTable {
-    map: HashMap<SessionKey, Session>,
+    map: WireMap<SessionKey, Session>,
     // ALLOC: one entry per tracked session across both segments, bounded by limits::max_sessions
     probation: BTreeMap<(Timestamp, u64), SessionKey>,
     protected: BTreeMap<(Timestamp, u64), SessionKey>,

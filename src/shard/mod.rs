@@ -198,7 +198,7 @@ struct Warmup {
     bytes: usize,
     /// Payload bytes plus a per-segment cost (`route::cost`), per server.
     // ALLOC: one entry per server seen in the window, at most `limit`
-    traffic: std::collections::HashMap<std::net::SocketAddr, u64>,
+    traffic: crate::keyed::WireMap<std::net::SocketAddr, u64>,
 }
 
 impl Warmup {

@@ -25,11 +25,12 @@
 //! where the old connection was, apart from that server's other connections. Reassembly counts both
 //! (`ReassemblyStats::roles_unroutable`).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::net::SocketAddr;
 
 use crate::decode::flow_key::FlowKey;
 use crate::decode::TcpSegment;
+use crate::keyed::WireMap;
 use crate::reassembly::{guess_server, speaker_is_client};
 
 /// Servers assigned by load and remembered; later ones are hashed.
@@ -41,12 +42,12 @@ const SEGMENT_COST: u64 = 64;
 pub struct Router {
     shards: usize,
     // ALLOC: one entry per server address, at most MAX_SERVERS
-    assigned: HashMap<SocketAddr, usize>,
+    assigned: WireMap<SocketAddr, usize>,
     /// Traffic handed to each worker so far.
     load: Vec<u64>,
     /// The worker of each connection decided so far.
     // ALLOC: one entry per connection, bounded by `cap` (oldest forgotten first)
-    flows: HashMap<FlowKey, usize>,
+    flows: WireMap<FlowKey, usize>,
     order: VecDeque<FlowKey>,
     cap: usize,
 }
@@ -57,9 +58,9 @@ impl Router {
         let shards = shards.max(1);
         Router {
             shards,
-            assigned: HashMap::new(),
+            assigned: WireMap::default(),
             load: vec![0; shards],
-            flows: HashMap::new(),
+            flows: WireMap::default(),
             order: VecDeque::new(),
             cap: cap.max(1),
         }
@@ -91,7 +92,7 @@ impl Router {
     /// on the worker with the least planned traffic (the longest-processing-time rule: within 4/3 of the
     /// best split of whole servers). `traffic`: each server's [`cost`] summed over the window. Servers
     /// placed already keep their worker.
-    pub fn plan(&mut self, traffic: &HashMap<SocketAddr, u64>) {
+    pub fn plan(&mut self, traffic: &WireMap<SocketAddr, u64>) {
         let mut heaviest: Vec<(u64, SocketAddr)> = traffic.iter().map(|(&server, &t)| (t, server)).collect();
         // Ties by address: the plan depends on the capture alone.
         heaviest.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -238,7 +239,7 @@ mod tests {
         // Weighed first: heaviest first on the least planned worker, so a and b are apart, and each light
         // one goes with the lighter of them.
         let mut r = Router::new(2, 100);
-        let traffic: HashMap<SocketAddr, u64> =
+        let traffic: WireMap<SocketAddr, u64> =
             [(a, 1_000_000), (b, 900_000), (c, 20_000), (d, 10_000)].iter().map(|(s, t)| (s.parse().unwrap(), *t)).collect();
         r.plan(&traffic);
         let placed = syns(&mut r);

@@ -42,6 +42,7 @@ use std::net::SocketAddr;
 
 use crate::decode::flow_key::{Direction, FlowKey};
 use crate::decode::TcpSegment;
+use crate::keyed::WireMap;
 use crate::limits::Limits;
 use crate::time::{Duration, Timestamp};
 
@@ -188,12 +189,12 @@ pub struct FlowTable<A = ()> {
     idle: Duration,
     time_wait: Duration,
     /// 4-tuple -> slot in `conns`.
-    index: HashMap<FlowKey, usize>,
+    index: WireMap<FlowKey, usize>,
     /// Live connections with their upper layers' state, least recently active first.
     conns: Lru<Slot<A>>,
     /// Recently closed 4-tuples (TIME-WAIT) -> (generation, their ISNs), and the expiry queue in closing
     /// order.
-    closed: HashMap<FlowKey, (u64, Isns)>,
+    closed: WireMap<FlowKey, (u64, Isns)>,
     closed_queue: VecDeque<(Timestamp, FlowKey, u64)>,
     closed_gen: u64,
     /// Unacknowledged-data checks: (due, slot, connection), at most one per live connection
@@ -236,9 +237,9 @@ impl<A: Default> FlowTable<A> {
             max_connections: limits.max_connections.max(1),
             idle,
             time_wait: secs(TIME_WAIT_SECS).min(idle),
-            index: HashMap::new(),
+            index: WireMap::default(),
             conns: Lru::new(),
-            closed: HashMap::new(),
+            closed: WireMap::default(),
             closed_queue: VecDeque::new(),
             closed_gen: 0,
             unacked_queue: VecDeque::new(),

@@ -1,0 +1,141 @@
+//! Hashing for maps whose keys come from the wire (addresses, session ids, event ids, JSON-RPC ids).
+//!
+//! Such keys can be chosen by whoever sends the traffic, so these maps keep std's keyed SipHash-1-3 with a
+//! random key per map (hash flooding: Crosby and Wallach, USENIX Security 2003; Zeek and Suricata seed
+//! their flow and table hashes for the same reason). What costs is not SipHash's rounds but its per-write
+//! overhead: the derived `Hash` of an address or a session key makes half a dozen small writes (variant
+//! tags, octets, ports, the string and its terminator), each handled separately by the hasher.
+//! [`WireHasher`] gathers the writes of one key in a small buffer and gives SipHash the whole key in one
+//! write: SipHash hashes the concatenation of what it is written, so the hash is the one the same
+//! writes would give streamed, with the same key and the same resistance; only a key longer than the
+//! buffer is streamed in parts.
+
+use std::collections::hash_map::RandomState;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, DefaultHasher, Hasher};
+
+/// A map keyed from the wire.
+pub type WireMap<K, V> = HashMap<K, V, WireState>;
+/// A set of values from the wire.
+pub type WireSet<K> = HashSet<K, WireState>;
+
+/// Bytes gathered before they are handed to SipHash: an IPv6 socket address and a UUID session id fit.
+const GATHER: usize = 96;
+
+/// std's random SipHash key, one per map, building [`WireHasher`]s.
+#[derive(Debug, Clone, Default)]
+pub struct WireState(RandomState);
+
+impl BuildHasher for WireState {
+    type Hasher = WireHasher;
+
+    fn build_hasher(&self) -> WireHasher {
+        WireHasher { sip: self.0.build_hasher(), buf: [0; GATHER], len: 0 }
+    }
+}
+
+/// SipHash over the gathered writes of one key.
+#[derive(Debug, Clone)]
+pub struct WireHasher {
+    sip: DefaultHasher,
+    buf: [u8; GATHER],
+    len: usize,
+}
+
+impl WireHasher {
+    fn gathered(&self) -> &[u8] {
+        self.buf.get(..self.len).unwrap_or_default()
+    }
+}
+
+impl Hasher for WireHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let end = self.len + bytes.len();
+        if let Some(room) = self.buf.get_mut(self.len..end) {
+            room.copy_from_slice(bytes);
+            self.len = end;
+            return;
+        }
+        // Longer than what is left: what was gathered goes first, in order, then these bytes.
+        self.sip.write(self.buf.get(..self.len).unwrap_or_default());
+        self.len = 0;
+        match self.buf.get_mut(..bytes.len()) {
+            Some(room) => {
+                room.copy_from_slice(bytes);
+                self.len = bytes.len();
+            }
+            None => self.sip.write(bytes),
+        }
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        let mut sip = self.sip.clone();
+        sip.write(self.gathered());
+        sip.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+
+    /// The hash of `parts` written one by one through a `WireHasher`, and through SipHash directly.
+    fn both(state: &WireState, parts: &[Vec<u8>]) -> (u64, u64) {
+        let mut wire = state.build_hasher();
+        let mut sip = state.0.build_hasher();
+        for p in parts {
+            wire.write(p);
+            sip.write(p);
+        }
+        (wire.finish(), sip.finish())
+    }
+
+    #[test]
+    fn gathered_writes_hash_as_the_same_writes_streamed() {
+        // Every split of keys around the buffer's size: short writes, a write that overflows what is
+        // left, writes longer than the whole buffer, and empty ones. SipHash is a hash of the byte
+        // stream, so gathering must give exactly the streamed hash (same key, same resistance).
+        let state = WireState::default();
+        let mut seed = 7u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..2_000 {
+            let parts: Vec<Vec<u8>> = (0..rnd() % 8)
+                .map(|_| {
+                    let n = match rnd() % 4 {
+                        0 => 0,
+                        1 => rnd() % 9,
+                        2 => rnd() % (GATHER as u64 + 8),
+                        _ => rnd() % (3 * GATHER as u64),
+                    };
+                    (0..n).map(|_| rnd() as u8).collect()
+                })
+                .collect();
+            let (wire, sip) = both(&state, &parts);
+            assert_eq!(wire, sip, "writes of {:?} bytes", parts.iter().map(Vec::len).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn derived_hashes_of_wire_keys_are_siphash_of_their_writes() {
+        let state = WireState::default();
+        let addr: std::net::SocketAddr = "[2001:db8::15]:8080".parse().unwrap();
+        let key = (addr, "d3878a98-3785-4665-b7df-5b624e487d00".to_string(), 7u32);
+        // Through the map's hasher, and through SipHash with the same key, write by write.
+        assert_eq!(state.hash_one(&key), state.0.hash_one(&key));
+        // A map works as a map: keys that differ only past the buffer are told apart.
+        let mut m: WireMap<String, usize> = WireMap::default();
+        let long = "x".repeat(3 * GATHER);
+        for i in 0..100 {
+            m.insert(format!("{long}{i}"), i);
+        }
+        assert!((0..100).all(|i| m.get(&format!("{long}{i}")) == Some(&i)));
+    }
+}
