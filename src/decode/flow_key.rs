@@ -10,19 +10,27 @@ pub struct FlowKey {
     pub b: SocketAddr,
 }
 
-/// The whole tuple in 36 bytes: the maps keyed by it are keyed from the wire, so they keep SipHash (hash
-/// flooding; `crate::keyed`), and the derived hash would write a dozen small parts (variant tags, octets
-/// with their lengths, ports, flow info and scope ids) to be hashed. An IPv4 address hashes as its
-/// IPv4-mapped IPv6 form; equality still tells the two apart.
+/// The whole tuple in 12 bytes (IPv4) or 36 (otherwise): the maps keyed by it are keyed from the wire, so
+/// they keep SipHash (hash flooding; `crate::keyed`), which costs by the byte hashed and is paid on every
+/// packet, and the derived hash would write a dozen parts (variant tags, octets with their lengths, ports,
+/// IPv6 flow info and scope ids). Mixed families hash as IPv4-mapped IPv6; equality tells them apart.
 impl Hash for FlowKey {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        let ip = |s: &SocketAddr| match s.ip() {
-            IpAddr::V4(v4) => u128::from(v4.to_ipv6_mapped()),
-            IpAddr::V6(v6) => u128::from(v6),
-        };
-        state.write_u128(ip(&self.a));
-        state.write_u128(ip(&self.b));
-        state.write_u32((u32::from(self.a.port()) << 16) | u32::from(self.b.port()));
+        let ports = (u32::from(self.a.port()) << 16) | u32::from(self.b.port());
+        match (self.a.ip(), self.b.ip()) {
+            (IpAddr::V4(a), IpAddr::V4(b)) => {
+                state.write_u64((u64::from(a.to_bits()) << 32) | u64::from(b.to_bits()));
+            }
+            (a, b) => {
+                let wide = |ip: IpAddr| match ip {
+                    IpAddr::V4(v4) => v4.to_ipv6_mapped().to_bits(),
+                    IpAddr::V6(v6) => v6.to_bits(),
+                };
+                state.write_u128(wide(a));
+                state.write_u128(wide(b));
+            }
+        }
+        state.write_u32(ports);
     }
 }
 
@@ -76,14 +84,22 @@ mod tests {
         for other in [k("10.0.0.1:5001", "10.0.0.2:80"), k("10.0.0.1:5000", "10.0.0.2:81"), k("10.0.0.3:5000", "10.0.0.2:80"), k("10.0.0.1:5000", "10.0.0.4:80")] {
             assert_ne!(s.hash_one(base), s.hash_one(other), "{other:?}");
         }
-        // An IPv4 key and its IPv4-mapped IPv6 twin hash alike but are different keys.
+        // IPv6, and one side of each family: every address and port still moves the hash.
+        let six = k("[2001:db8::1]:5000", "[2001:db8::2]:80");
+        for other in [k("[2001:db8::1]:5001", "[2001:db8::2]:80"), k("[2001:db8::3]:5000", "[2001:db8::2]:80"), k("[2001:db8::1]:5000", "[2001:db8::4]:80"), k("10.0.0.1:5000", "[2001:db8::2]:80")] {
+            assert_ne!(s.hash_one(six), s.hash_one(other), "{other:?}");
+        }
+        let mixed = k("10.0.0.1:5000", "[2001:db8::2]:80");
+        assert_ne!(s.hash_one(mixed), s.hash_one(k("10.0.0.9:5000", "[2001:db8::2]:80")));
+        assert_ne!(s.hash_one(mixed), s.hash_one(k("10.0.0.1:5000", "[2001:db8::2]:81")));
+        // An IPv4 key and its IPv4-mapped IPv6 twin are different keys, each found as itself.
         let mapped = k("[::ffff:10.0.0.1]:5000", "[::ffff:10.0.0.2]:80");
-        assert_eq!(s.hash_one(base), s.hash_one(mapped));
         assert_ne!(base, mapped);
         let mut m = std::collections::HashMap::new();
         m.insert(base, 1);
         m.insert(mapped, 2);
-        assert_eq!((m.get(&base), m.get(&mapped)), (Some(&1), Some(&2)));
+        m.insert(six, 3);
+        assert_eq!((m.get(&base), m.get(&mapped), m.get(&six)), (Some(&1), Some(&2), Some(&3)));
     }
 
     #[test]
