@@ -87,7 +87,7 @@ enum Cl {
 fn transfer_encoding(headers: &Headers) -> Te {
     let mut present = false;
     let mut last: Option<&str> = None;
-    for (_, v) in headers.iter().filter(|(n, _)| *n == "transfer-encoding") {
+    for v in headers.values("transfer-encoding") {
         present = true;
         for coding in v.split(',') {
             // A coding may carry parameters (`gzip;q=1`); the name is the token before them.
@@ -109,7 +109,7 @@ fn transfer_encoding(headers: &Headers) -> Te {
 fn content_length(headers: &Headers) -> Cl {
     let mut seen: Option<u64> = None;
     let mut present = false;
-    for (_, v) in headers.iter().filter(|(n, _)| *n == "content-length") {
+    for v in headers.values("content-length") {
         present = true;
         for item in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             // RFC 9110 §8.6: Content-Length = 1*DIGIT; no sign, no spaces inside, no overflow.

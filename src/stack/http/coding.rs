@@ -133,10 +133,10 @@ impl BodyCodings {
     pub fn from_headers(headers: &Headers) -> Option<BodyCodings> {
         // Applied in this order: content codings, then transfer codings (chunked is framing, done already).
         let mut applied: Vec<&str> = Vec::new();
-        for (_, v) in headers.iter().filter(|(n, _)| *n == "content-encoding") {
+        for v in headers.values("content-encoding") {
             applied.extend(v.split(',').map(str::trim).filter(|c| !c.is_empty()));
         }
-        for (_, v) in headers.iter().filter(|(n, _)| *n == "transfer-encoding") {
+        for v in headers.values("transfer-encoding") {
             for c in v.split(',') {
                 // A transfer coding may carry parameters (`gzip;q=1`); the name is the token before them.
                 let name = c.split(';').next().unwrap_or_default().trim();

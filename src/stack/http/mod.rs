@@ -157,7 +157,21 @@ impl Headers {
 
     /// First value of a header, by lower-case name.
     pub fn get(&self, lower_name: &str) -> Option<&str> {
-        self.iter().find(|(n, _)| *n == lower_name).map(|(_, v)| v)
+        self.values(lower_name).next()
+    }
+
+    /// Every value of a header, by lower-case name, in wire order. Names are compared as bytes, length
+    /// first, and only a match is cut out as text: several lookups per message walk every field, and
+    /// cutting each name and value as `str` (two char-boundary checks each) cost more than the compare.
+    pub fn values<'a, 'n>(&'a self, lower_name: &'n str) -> impl Iterator<Item = &'a str> + use<'a, 'n> {
+        let (bytes, want) = (self.text.as_bytes(), lower_name.as_bytes());
+        let mut start = 0usize;
+        self.ends.iter().filter_map(move |&(name_end, value_end)| {
+            let (name_end, value_end) = (name_end as usize, value_end as usize);
+            let found = name_end.checked_sub(start) == Some(want.len()) && bytes.get(start..name_end) == Some(want);
+            start = value_end;
+            if found { self.text.get(name_end..value_end) } else { None }
+        })
     }
 
     /// Media type without parameters, lower-cased (`text/event-stream; charset=utf-8` -> `text/event-stream`).
@@ -1343,6 +1357,31 @@ mod tests {
         let h = Headers::from_pairs(many.iter().map(|(n, v)| (n.as_str(), v.as_str())));
         assert_eq!((h.len(), h.get("x-f0"), h.get("x-f39")), (40, Some("V0"), Some("V39")));
     }
+
+    #[test]
+    fn header_values_are_found_by_whole_name_in_wire_order() {
+        // Names that are prefixes or extensions of each other, empty values, a repeated field, and a
+        // value that looks like a name: only whole names match, every value of one comes back in order.
+        let h = Headers::from_pairs([
+            ("Content", "a"),
+            ("Content-Length", "10"),
+            ("content-length-x", "b"),
+            ("Transfer-Encoding", "gzip"),
+            ("X-Empty", ""),
+            ("transfer-encoding", "chunked"),
+            ("Content-Lengt", "content-length"),
+        ]);
+        assert_eq!(h.values("transfer-encoding").collect::<Vec<_>>(), ["gzip", "chunked"]);
+        assert_eq!(h.values("content-length").collect::<Vec<_>>(), ["10"]);
+        assert_eq!((h.get("content"), h.get("content-lengt"), h.get("x-empty")), (Some("a"), Some("content-length"), Some("")));
+        assert_eq!((h.get("Content-Length"), h.get("content-length-"), h.get("")), (None, None, None));
+        // The same answers as a walk over every field.
+        for name in ["content", "content-length", "content-length-x", "transfer-encoding", "x-empty", "content-lengt", "nope"] {
+            let walked: Vec<&str> = h.iter().filter(|(n, _)| *n == name).map(|(_, v)| v).collect();
+            assert_eq!(h.values(name).collect::<Vec<_>>(), walked, "{name}");
+        }
+    }
+
     use Direction::{ToClient, ToServer};
 
     /// An owned, comparable form of [`HttpEvent`] without frame/ts.
