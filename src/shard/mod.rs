@@ -31,7 +31,7 @@
 //! broadcasts key-log text as it is appended, and writes each incident a worker raises as it arrives.
 //!
 //! Memory stays bounded: each worker has at most [`depth`] batches in flight ([`IN_FLIGHT`] over all of
-//! them, up to 24 workers), each closed at [`BATCH_ITEMS`] segments or [`BATCH_BYTES`] bytes of payload,
+//! them, up to 16 workers), each closed at [`BATCH_ITEMS`] segments or [`BATCH_BYTES`] bytes of payload,
 //! and spent batches go back to be refilled.
 
 mod merge;
@@ -57,10 +57,11 @@ use crate::tls::keylog::KeyLog;
 
 /// Batches in flight over all workers, split evenly between them ([`depth`]). A deep queue lets the
 /// reading thread run ahead while the workers have the cores, and lets the workers go on while it
-/// reads, instead of the three waking each other every few batches: at N = 2 on two cores, 24 batches
-/// a worker instead of 2 took a sixth off the wall time on the bench capture (1.11-1.17 s to 0.93-0.95 s).
-/// Splitting a fixed total keeps memory flat in N (peak RSS at N = 8 within the 64 MiB target).
-pub const IN_FLIGHT: usize = 48;
+/// reads, instead of the three waking each other every few batches: at N = 2 on two cores, 16 to 24
+/// batches a worker instead of 2 took a sixth off the wall time on the bench capture (1.11-1.17 s to
+/// 0.93-0.99 s). Splitting a fixed total keeps memory flat in N: at N = 8, 6 a worker put peak RSS at
+/// 64 MB, 4 at 61 MB (the target is 64 MiB).
+pub const IN_FLIGHT: usize = 32;
 
 /// Batches in flight to each of `workers`: at least two, so one is filled while the other is analysed.
 pub fn depth(workers: usize) -> usize {
