@@ -397,7 +397,8 @@ impl SessionTable {
     /// oldest on probation, else the oldest protected), which is returned for the caller to count and
     /// release.
     pub fn entry(&mut self, key: &SessionKey, ts: Timestamp, cap: usize) -> (&mut Session, Option<Session>) {
-        let evicted = if !self.map.contains_key(key) && self.map.len() >= cap { self.evict(cap) } else { None };
+        // The size first: below the cap, which is nearly always, the key is hashed once, by `entry`.
+        let evicted = if self.map.len() >= cap && !self.map.contains_key(key) { self.evict(cap) } else { None };
         let (serial, probation) = (&mut self.serial, &mut self.probation);
         // ALLOC: one session per key, bounded by limits::max_sessions
         let s = self.map.entry(key.clone()).or_insert_with(|| {
