@@ -48,6 +48,10 @@ pub struct Router {
     /// The worker of each connection decided so far.
     // ALLOC: one entry per connection, bounded by `cap` (oldest forgotten first)
     flows: WireMap<FlowKey, usize>,
+    /// The entry of `flows` found last: most segments follow one of their own connection (as in
+    /// reassembly's index), and this is the reading thread's per-packet lookup. Cleared when `flows`
+    /// forgets a connection.
+    last: Option<(FlowKey, usize)>,
     order: VecDeque<FlowKey>,
     cap: usize,
 }
@@ -61,6 +65,7 @@ impl Router {
             assigned: WireMap::default(),
             load: vec![0; shards],
             flows: WireMap::default(),
+            last: None,
             order: VecDeque::new(),
             cap: cap.max(1),
         }
@@ -69,7 +74,11 @@ impl Router {
     /// The shard of `seg`'s connection.
     pub fn shard(&mut self, seg: &TcpSegment<'_>) -> usize {
         let key = FlowKey::new(seg.src, seg.dst);
-        let shard = if let Some(&shard) = self.flows.get(&key) {
+        let known = match self.last {
+            Some((k, shard)) if k == key => Some(shard),
+            _ => self.flows.get(&key).copied().inspect(|&shard| self.last = Some((key, shard))),
+        };
+        let shard = if let Some(shard) = known {
             // Every packet of a known 4-tuple stays with it, a SYN too: reassembly must see a SYN that
             // takes over a live 4-tuple on the worker holding the connection it ends.
             shard
@@ -130,6 +139,7 @@ impl Router {
         while self.order.len() > self.cap {
             if let Some(old) = self.order.pop_front() {
                 self.flows.remove(&old);
+                self.last = None;
             }
         }
     }
@@ -194,6 +204,23 @@ mod tests {
         let shards: Vec<usize> = segs.iter().map(|s| r.shard(s)).collect();
         assert!(shards.windows(2).all(|w| w[0] == w[1]), "{shards:?}");
         shards[0]
+    }
+
+    #[test]
+    fn a_forgotten_connection_is_not_found_again_through_the_last_lookup() {
+        // One connection remembered at most: A is found (and kept as the last lookup), then B's
+        // handshake makes the router forget A. A must then be unknown, as if never looked up: routed
+        // afresh and remembered again, not answered from the lookup of a connection no longer held.
+        let mut r = Router::new(2, 1);
+        let (a, b) = (seg("10.0.0.1:5000", "10.0.0.9:80", "S"), seg("10.0.0.2:5000", "10.0.0.8:80", "S"));
+        let key_a = FlowKey::new(a.src, a.dst);
+        let first = r.shard(&a);
+        assert_eq!(r.shard(&a), first);
+        assert_eq!(r.last, Some((key_a, first)));
+        r.shard(&b);
+        assert!(!r.flows.contains_key(&key_a) && r.last.is_none_or(|(k, _)| k != key_a), "{:?}", r.last);
+        assert_eq!(r.shard(&a), first);
+        assert!(r.flows.contains_key(&key_a));
     }
 
     #[test]
