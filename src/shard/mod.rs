@@ -67,7 +67,8 @@ pub const IN_FLIGHT: usize = 32;
 pub fn depth(workers: usize) -> usize {
     (IN_FLIGHT / workers.max(1)).max(2)
 }
-/// Segments per batch: large enough that the channel costs nothing per packet.
+/// Segments per batch: large enough that the channel costs nothing per packet (a batch of bare ACKs),
+/// small enough that a batch's list of segments (about 130 bytes each) stays within half its arena.
 pub const BATCH_ITEMS: usize = 512;
 /// Payload bytes per batch: bounds what is held in flight to about [`IN_FLIGHT`] times this.
 pub const BATCH_BYTES: usize = 128 << 10;
@@ -147,8 +148,8 @@ struct Batch {
 impl Batch {
     /// Whether a segment of `len` payload bytes still fits. A batch is closed before it would overflow,
     /// not after, so its arena never outgrows [`BATCH_BYTES`]: a `Vec` grown past its capacity doubles it,
-    /// and the doubled buffer would stay with the batch for the rest of the run (16 MiB more at the peak
-    /// with the batches [`IN_FLIGHT`]).
+    /// and the doubled buffer would stay with the batch for the rest of the run (with [`IN_FLIGHT`]
+    /// batches, MiBs more at the peak).
     fn fits(&self, len: usize) -> bool {
         self.items.is_empty() || (self.items.len() < BATCH_ITEMS && self.arena.len() + len <= BATCH_BYTES)
     }
