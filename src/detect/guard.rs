@@ -1,14 +1,15 @@
 //! A native pre-check of a rule's condition: the leading `&&` terms that are a simple comparison of a
 //! fact field with a constant (`!capture_loss`, `kind == "post"`, `pending > 0`,
-//! `max_silence_ms > idle_secs * 1000`) are evaluated on the fact directly, and a fact that fails one is
-//! turned away without building a CEL context. Most facts fail a rule this way (three rules look at every
+//! `max_silence_ms > idle_secs * 1000`), a string field's membership in a list of literals
+//! (`cursor in ["none", "regressing"]`), or an `||` of such terms and `&&` groups of them, are evaluated on
+//! the fact directly, and a fact that fails one is turned away without building a CEL context. Most facts fail a rule this way (three rules look at every
 //! `stream_end`), and building the context was most of a rule's cost. A condition made of such terms
 //! alone is decided natively both ways: when all hold, it holds.
 //!
 //! Exactly what the interpreter would answer, errors included: cel-interpreter evaluates `a && b` left to
 //! right, stopping at the first false operand and passing on the first error (stricter than cel-spec's
-//! commutative AND), so the guard walks the terms in the same order and stops, leaving the fact to CEL, at
-//! the first term it cannot decide: another shape, a field missing or of another type than the constant,
+//! commutative AND), and `a || b` the same way, stopping at the first true one; so the guard walks the
+//! terms in the same order and stops, leaving the fact to CEL, at the first term it cannot decide: another shape, a field missing or of another type than the constant,
 //! arithmetic that overflows. A term it decides cannot err in CEL (a comparison of two ints, strings or
 //! bools, a bool field). Params are read when the fact comes, so a patched param is never stale.
 
@@ -30,12 +31,16 @@ pub struct Guard {
     whole: bool,
 }
 
-/// `field OP operand`.
 #[derive(Debug, Clone)]
-struct Term {
-    field: String,
-    op: Op,
-    value: Operand,
+enum Term {
+    /// `field OP operand`.
+    Cmp { field: String, op: Op, value: Operand },
+    /// `field in ["a", "b"]`: a string field among string literals.
+    In { field: String, list: Vec<String> },
+    /// `t || u || ...`, in order.
+    Any(Vec<Term>),
+    /// `t && u && ...` inside an `Any`, in order.
+    All(Vec<Term>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,36 +160,89 @@ impl Guard {
 impl Term {
     /// The term's value, or `None` when the guard cannot be sure of what CEL would give.
     fn eval<'f>(&self, field: &dyn Fn(&str) -> Option<FieldValue<'f>>, params: &BTreeMap<String, Param>) -> Option<bool> {
-        let field = field(&self.field)?;
-        let value = self.value.value(params)?;
+        let (name, op, value) = match self {
+            Term::Cmp { field, op, value } => (field, *op, value),
+            // A list of strings holds a string field's value or not; any other type is left to CEL.
+            Term::In { field: name, list } => {
+                return match field(name)? {
+                    FieldValue::Str(v) => Some(list.iter().any(|l| *l == *v)),
+                    _ => None,
+                };
+            }
+            // Left to right, stopping where CEL stops: the first true of an `||`, the first false of an
+            // `&&`; an undecided term before that leaves the whole to CEL.
+            Term::Any(terms) => {
+                for t in terms {
+                    if t.eval(field, params)? {
+                        return Some(true);
+                    }
+                }
+                return Some(false);
+            }
+            Term::All(terms) => {
+                for t in terms {
+                    if !t.eval(field, params)? {
+                        return Some(false);
+                    }
+                }
+                return Some(true);
+            }
+        };
+        let field = field(name)?;
+        let value = value.value(params)?;
         let order = match (&field, value) {
             (FieldValue::Int(a), Const::Int(b)) => a.cmp(&b),
             // Ordering is left to CEL for strings and bools; equality is the same both ways.
-            (FieldValue::Str(a), Const::Str(b)) if matches!(self.op, Op::Eq | Op::Ne) => (**a).cmp(b),
-            (FieldValue::Bool(a), Const::Bool(b)) if matches!(self.op, Op::Eq | Op::Ne) => a.cmp(&b),
+            (FieldValue::Str(a), Const::Str(b)) if matches!(op, Op::Eq | Op::Ne) => (**a).cmp(b),
+            (FieldValue::Bool(a), Const::Bool(b)) if matches!(op, Op::Eq | Op::Ne) => a.cmp(&b),
             _ => return None,
         };
-        Some(self.op.holds(order))
+        Some(op.holds(order))
     }
 }
 
 fn flatten_and<'a>(e: &'a IdedExpr, out: &mut Vec<&'a IdedExpr>) {
+    flatten("_&&_", e, out);
+}
+
+/// The operands of a chain of one binary operator (`a && b && c`), in evaluation order.
+fn flatten<'a>(func: &str, e: &'a IdedExpr, out: &mut Vec<&'a IdedExpr>) {
     match &e.expr {
-        Expr::Call(c) if c.func_name == "_&&_" && c.target.is_none() && c.args.len() == 2 => {
+        Expr::Call(c) if c.func_name == func && c.target.is_none() && c.args.len() == 2 => {
             for a in &c.args {
-                flatten_and(a, out);
+                flatten(func, a, out);
             }
         }
         _ => out.push(e),
     }
 }
 
+/// Every operand of a chain as a term, or `None` if one is not.
+fn chain(func: &str, e: &IdedExpr, is_field: &dyn Fn(&str) -> bool) -> Option<Vec<Term>> {
+    let mut operands = Vec::new();
+    flatten(func, e, &mut operands);
+    operands.iter().map(|o| term(o, is_field)).collect()
+}
+
 fn term(e: &IdedExpr, is_field: &dyn Fn(&str) -> bool) -> Option<Term> {
+    let cmp = |field: &String, op, value| Some(Term::Cmp { field: field.clone(), op, value });
     match &e.expr {
-        Expr::Ident(name) if is_field(name) => Some(Term { field: name.clone(), op: Op::Eq, value: Operand::Bool(true) }),
+        Expr::Ident(name) if is_field(name) => cmp(name, Op::Eq, Operand::Bool(true)),
         Expr::Call(c) if c.target.is_none() => match (c.func_name.as_str(), c.args.as_slice()) {
             ("!_", [inner]) => match &inner.expr {
-                Expr::Ident(name) if is_field(name) => Some(Term { field: name.clone(), op: Op::Eq, value: Operand::Bool(false) }),
+                Expr::Ident(name) if is_field(name) => cmp(name, Op::Eq, Operand::Bool(false)),
+                _ => None,
+            },
+            ("_||_", [_, _]) => Some(Term::Any(chain("_||_", e, is_field)?)),
+            ("_&&_", [_, _]) => Some(Term::All(chain("_&&_", e, is_field)?)),
+            ("@in", [a, b]) => match (&a.expr, &b.expr) {
+                (Expr::Ident(name), Expr::List(l)) if is_field(name) => {
+                    let list = l.elements.iter().map(|x| match &x.expr {
+                        Expr::Literal(Val::String(s)) => Some(s.to_string()),
+                        _ => None,
+                    });
+                    Some(Term::In { field: name.clone(), list: list.collect::<Option<_>>()? })
+                }
                 _ => None,
             },
             (f, [a, b]) => {
@@ -194,7 +252,7 @@ fn term(e: &IdedExpr, is_field: &dyn Fn(&str) -> bool) -> Option<Term> {
                     (_, Expr::Ident(name)) if is_field(name) => (name, operand(a, is_field)?, op.flipped()),
                     _ => return None,
                 };
-                Some(Term { field: field.clone(), op, value })
+                cmp(field, op, value)
             }
             _ => None,
         },

@@ -555,6 +555,61 @@ mod tests {
     }
 
     #[test]
+    fn the_guard_decides_the_response_shift_rules_whole_as_cel_does() {
+        // The two rules every response shift goes through end in a list membership and an `||`: with the
+        // leading terms held, every cursor, server message count and capture loss (and a field missing
+        // now and then) is decided natively, and as CEL decides it.
+        let set = crate::detect::RuleSet::builtin().unwrap();
+        for id in ["MCP-SSE-DOWNGRADE", "MCP-SSE-SHIFT"] {
+            let rule = set.rules().iter().find(|r| r.id == id).unwrap();
+            let schema = facts::schema(&rule.fact).unwrap();
+            let (mut decided, mut held) = (0, 0);
+            for cursor in [None, Some("none"), Some("regressing"), Some("ordered"), Some("unordered-unique"), Some(""), Some("x")] {
+                for server_messages in [None, Some(-1), Some(0), Some(1), Some(7)] {
+                    for capture_loss in [false, true] {
+                        let mut values: Vec<(String, FieldValue<'_>)> = Vec::new();
+                        for (name, ty) in &schema {
+                            let v = match (*name, ty) {
+                                ("to", _) => FieldValue::Str("text/event-stream".into()),
+                                ("from", _) => FieldValue::Str("application/json".into()),
+                                ("era", _) => FieldValue::Str("streamable-2025".into()),
+                                ("json_before", _) => FieldValue::Int(2),
+                                ("has_session_id", _) => FieldValue::Bool(true),
+                                ("capture_loss", _) => FieldValue::Bool(capture_loss),
+                                ("cursor", _) => match cursor {
+                                    Some(c) => FieldValue::Str(c.into()),
+                                    None => continue,
+                                },
+                                ("server_messages", _) => match server_messages {
+                                    Some(n) => FieldValue::Int(n),
+                                    None => continue,
+                                },
+                                (_, FieldType::Str) => FieldValue::Str("".into()),
+                                (_, FieldType::Int) => FieldValue::Int(0),
+                                (_, FieldType::Bool) => FieldValue::Bool(false),
+                                (_, FieldType::IntList) => FieldValue::IntList(vec![].into()),
+                            };
+                            values.push((name.to_string(), v));
+                        }
+                        let lookup = |name: &str| values.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+                        let cel = rule.eval_values(&values);
+                        let native = rule.guard.decide(&lookup, &rule.params);
+                        if let Some(b) = native {
+                            decided += 1;
+                            held += usize::from(b);
+                            assert_eq!(cel, Ok(b), "{id}: {values:?}");
+                        } else {
+                            // Only a missing field the condition reaches leaves the fact to CEL.
+                            assert!(cursor.is_none() || server_messages.is_none(), "{id} undecided: {values:?}");
+                        }
+                    }
+                }
+            }
+            assert!(decided >= 2 * 6 * 4 && held > 0 && held < decided, "{id}: {decided} decided, {held} held");
+        }
+    }
+
+    #[test]
     fn the_guard_checks_the_stream_end_rules_natively() {
         // The three rules every stream_end goes through: each is a conjunction the guard reads whole.
         let set = crate::detect::RuleSet::builtin().unwrap();
