@@ -131,7 +131,7 @@ impl Guard {
     /// shadow a field: `Rule::from_file` refuses it).
     pub fn compile(expr: &IdedExpr, is_field: &dyn Fn(&str) -> bool) -> Guard {
         let mut conjuncts = Vec::new();
-        flatten_and(expr, &mut conjuncts);
+        flatten("_&&_", expr, &mut conjuncts);
         let terms: Vec<Term> = conjuncts.iter().map_while(|e| term(e, is_field)).collect();
         Guard { whole: terms.len() == conjuncts.len(), terms }
     }
@@ -199,10 +199,6 @@ impl Term {
         };
         Some(op.holds(order))
     }
-}
-
-fn flatten_and<'a>(e: &'a IdedExpr, out: &mut Vec<&'a IdedExpr>) {
-    flatten("_&&_", e, out);
 }
 
 /// The operands of a chain of one binary operator (`a && b && c`), in evaluation order.

@@ -28,7 +28,7 @@
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 
-use crate::decode::flow_key::FlowKey;
+use crate::decode::flow_key::{FlowIndex, FlowKey};
 use crate::decode::TcpSegment;
 use crate::keyed::WireMap;
 use crate::reassembly::{guess_server, speaker_is_client};
@@ -47,11 +47,7 @@ pub struct Router {
     load: Vec<u64>,
     /// The worker of each connection decided so far.
     // ALLOC: one entry per connection, bounded by `cap` (oldest forgotten first)
-    flows: WireMap<FlowKey, usize>,
-    /// The entry of `flows` found last: most segments follow one of their own connection (as in
-    /// reassembly's index), and this is the reading thread's per-packet lookup. Cleared when `flows`
-    /// forgets a connection.
-    last: Option<(FlowKey, usize)>,
+    flows: FlowIndex,
     order: VecDeque<FlowKey>,
     cap: usize,
 }
@@ -64,8 +60,7 @@ impl Router {
             shards,
             assigned: WireMap::default(),
             load: vec![0; shards],
-            flows: WireMap::default(),
-            last: None,
+            flows: FlowIndex::default(),
             order: VecDeque::new(),
             cap: cap.max(1),
         }
@@ -74,11 +69,7 @@ impl Router {
     /// The shard of `seg`'s connection.
     pub fn shard(&mut self, seg: &TcpSegment<'_>) -> usize {
         let key = FlowKey::new(seg.src, seg.dst);
-        let known = match self.last {
-            Some((k, shard)) if k == key => Some(shard),
-            _ => self.flows.get(&key).copied().inspect(|&shard| self.last = Some((key, shard))),
-        };
-        let shard = if let Some(shard) = known {
+        let shard = if let Some(shard) = self.flows.get(&key) {
             // Every packet of a known 4-tuple stays with it, a SYN too: reassembly must see a SYN that
             // takes over a live 4-tuple on the worker holding the connection it ends.
             shard
@@ -139,7 +130,6 @@ impl Router {
         while self.order.len() > self.cap {
             if let Some(old) = self.order.pop_front() {
                 self.flows.remove(&old);
-                self.last = None;
             }
         }
     }
@@ -216,9 +206,9 @@ mod tests {
         let key_a = FlowKey::new(a.src, a.dst);
         let first = r.shard(&a);
         assert_eq!(r.shard(&a), first);
-        assert_eq!(r.last, Some((key_a, first)));
+        assert_eq!(r.flows.last(), Some((key_a, first)));
         r.shard(&b);
-        assert!(!r.flows.contains_key(&key_a) && r.last.is_none_or(|(k, _)| k != key_a), "{:?}", r.last);
+        assert!(!r.flows.contains_key(&key_a) && r.flows.last().is_none_or(|(k, _)| k != key_a), "{:?}", r.flows.last());
         assert_eq!(r.shard(&a), first);
         assert!(r.flows.contains_key(&key_a));
     }

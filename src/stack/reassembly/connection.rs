@@ -494,7 +494,7 @@ mod tests {
     /// The connection's current state, through the table.
     fn state_of(rig: &Rig, c: &str, s: &str) -> Option<ConnState> {
         let key = FlowKey::new(addr(c), addr(s));
-        let idx = *rig.table.index.get(&key)?;
+        let idx = rig.table.index.peek(&key)?;
         rig.table.conns.get(idx).map(|s| s.tcp.state())
     }
 

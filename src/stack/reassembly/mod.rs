@@ -40,7 +40,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 
-use crate::decode::flow_key::{Direction, FlowKey};
+use crate::decode::flow_key::{Direction, FlowIndex, FlowKey};
 use crate::decode::TcpSegment;
 use crate::keyed::WireMap;
 use crate::limits::Limits;
@@ -189,11 +189,7 @@ pub struct FlowTable<A = ()> {
     idle: Duration,
     time_wait: Duration,
     /// 4-tuple -> slot in `conns`.
-    index: WireMap<FlowKey, usize>,
-    /// The entry of `index` found last. Most packets belong to the connection of the packet before them
-    /// (four in five on the bench capture: a response's segments come back to back), and the keyed
-    /// hash of the 4-tuple was the costliest step of a packet's lookup. Cleared whenever `index` changes.
-    last: Option<(FlowKey, usize)>,
+    index: FlowIndex,
     /// Live connections with their upper layers' state, least recently active first.
     conns: Lru<Slot<A>>,
     /// Recently closed 4-tuples (TIME-WAIT) -> (generation, their ISNs), and the expiry queue in closing
@@ -241,8 +237,7 @@ impl<A: Default> FlowTable<A> {
             max_connections: limits.max_connections.max(1),
             idle,
             time_wait: secs(TIME_WAIT_SECS).min(idle),
-            index: WireMap::default(),
-            last: None,
+            index: FlowIndex::default(),
             conns: Lru::new(),
             closed: WireMap::default(),
             closed_queue: VecDeque::new(),
@@ -289,7 +284,7 @@ impl<A: Default> FlowTable<A> {
         let key = FlowKey::new(seg.src, seg.dst);
         let side = Side::of(&key, seg.src);
 
-        if let Some(idx) = self.find(&key) {
+        if let Some(idx) = self.index.get(&key) {
             let verdict = match self.conns.get_mut(idx) {
                 Some(Slot { tcp: conn, app }) => {
                     conn.last_seen = self.clock;
@@ -299,7 +294,7 @@ impl<A: Default> FlowTable<A> {
                 }
                 None => {
                     // Unreachable while index and slab agree; recover by forgetting the stale entry.
-                    self.unindex(&key);
+                    self.index.remove(&key);
                     Verdict::Reused
                 }
             };
@@ -336,23 +331,6 @@ impl<A: Default> FlowTable<A> {
         self.open_conn(key, side, seg, out);
     }
 
-    /// The slot of a 4-tuple's live connection.
-    fn find(&mut self, key: &FlowKey) -> Option<usize> {
-        if let Some((k, idx)) = self.last {
-            if k == *key {
-                return Some(idx);
-            }
-        }
-        let idx = *self.index.get(key)?;
-        self.last = Some((*key, idx));
-        Some(idx)
-    }
-
-    fn unindex(&mut self, key: &FlowKey) {
-        self.last = None;
-        self.index.remove(key);
-    }
-
     fn open_conn<F: FnMut(FlowEvent<'_>, &mut A)>(
         &mut self,
         key: FlowKey,
@@ -387,7 +365,6 @@ impl<A: Default> FlowTable<A> {
             Verdict::Alive | Verdict::Reused => {
                 // ALLOC: slot and index entry per live connection, bounded by limits::max_connections.
                 let idx = self.conns.insert(Slot { tcp: conn, app });
-                self.last = None;
                 self.index.insert(key, idx);
                 self.queue_unacked_check(idx);
             }
@@ -399,7 +376,7 @@ impl<A: Default> FlowTable<A> {
     fn drop_conn(&mut self, idx: usize) -> Option<Isns> {
         let Slot { tcp: mut conn, .. } = self.conns.remove(idx)?;
         conn.release(&mut self.budget);
-        self.unindex(&conn.key());
+        self.index.remove(&conn.key());
         Some(conn.isns())
     }
 
@@ -416,7 +393,7 @@ impl<A: Default> FlowTable<A> {
         let Some(Slot { tcp: mut conn, mut app }) = self.conns.remove(idx) else {
             return;
         };
-        self.unindex(&conn.key());
+        self.index.remove(&conn.key());
         let frame = frame.unwrap_or(conn.last_frame);
         let mut out = |ev: FlowEvent<'_>| out(ev, &mut app);
         let mut ctx = Ctx::new(&mut self.stats, &mut self.budget, &mut out, frame, ts);
