@@ -30,9 +30,9 @@
 //! as it is routed ([`Pool::flush`]), moves the workers' clocks on a quiet link ([`Pool::advance`]),
 //! broadcasts key-log text as it is appended, and writes each incident a worker raises as it arrives.
 //!
-//! Memory stays bounded: each worker has at most [`depth`] batches in flight ([`IN_FLIGHT`] over all of
-//! them, up to 16 workers), each closed at [`BATCH_ITEMS`] segments or [`BATCH_BYTES`] bytes of payload,
-//! and spent batches go back to be refilled.
+//! Memory stays bounded: each worker has at most [`depth`] batches in flight ([`IN_FLIGHT`] each for one
+//! or two workers, [`IN_FLIGHT`] over all of them from three up to 16 workers), each closed at
+//! [`BATCH_ITEMS`] segments or [`BATCH_BYTES`] bytes of payload, and spent batches go back to be refilled.
 
 mod merge;
 pub mod route;
@@ -55,17 +55,27 @@ use crate::capture::RawPacket;
 use crate::time::Timestamp;
 use crate::tls::keylog::KeyLog;
 
-/// Batches in flight over all workers, split evenly between them ([`depth`]). A deep queue lets the
-/// reading thread run ahead while the workers have the cores, and lets the workers go on while it
-/// reads, instead of the three waking each other every few batches: at N = 2 on two cores, 16 to 24
-/// batches a worker instead of 2 took a sixth off the wall time on the bench capture (1.11-1.17 s to
+/// Batches in flight over all workers, split evenly between them ([`depth`]) from three workers on. A deep
+/// queue lets the reading thread run ahead while the workers have the cores, and lets the workers go on
+/// while it reads, instead of the three waking each other every few batches: at N = 2 on two cores, 16 to
+/// 24 batches a worker instead of 2 took a sixth off the wall time on the bench capture (1.11-1.17 s to
 /// 0.93-0.99 s). Splitting a fixed total keeps memory flat in N: at N = 8, 6 a worker put peak RSS at
 /// 64 MB, 4 at 61 MB (the target is 64 MiB).
 pub const IN_FLIGHT: usize = 32;
 
-/// Batches in flight to each of `workers`: at least two, so one is filled while the other is analysed.
+/// Batches in flight to each of `workers`. One or two workers get [`IN_FLIGHT`] each: a file's traffic
+/// comes to the workers in bursts (a run of large bodies for one worker's servers, then for the other's),
+/// and with 16 a worker at N = 2 the reading thread, waiting on one worker's full queue while the other's
+/// ran dry, left the two cores idle about 15 % of the run on the bench capture; 32 a worker halved that
+/// and took 5 % off the wall time, for 3 MB more at the peak (63 MB at N = 2, where more workers' state is
+/// not there to share the 64 MiB). From three workers on, the total is split, at least two each so that
+/// one is filled while the other is analysed.
 pub fn depth(workers: usize) -> usize {
-    (IN_FLIGHT / workers.max(1)).max(2)
+    if workers <= 2 {
+        IN_FLIGHT
+    } else {
+        (IN_FLIGHT / workers).max(2)
+    }
 }
 /// Segments per batch: large enough that the channel costs nothing per packet (a batch of bare ACKs),
 /// small enough that a batch's list of segments (about 130 bytes each) stays within half its arena.
@@ -644,9 +654,11 @@ mod tests {
     }
 
     #[test]
-    fn the_batches_in_flight_are_split_between_the_workers() {
+    fn the_batches_in_flight_are_split_between_three_workers_or_more() {
         assert_eq!(depth(1), IN_FLIGHT);
-        assert_eq!(depth(2), IN_FLIGHT / 2);
+        // One or two workers: the whole budget each (bursts; see `depth`).
+        assert_eq!(depth(2), IN_FLIGHT);
+        assert_eq!(depth(3), IN_FLIGHT / 3);
         assert_eq!(depth(8), IN_FLIGHT / 8);
         // Never fewer than two: one filled while the other is analysed.
         assert_eq!(depth(IN_FLIGHT), 2);
