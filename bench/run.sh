@@ -68,8 +68,10 @@ time_once() { # NAME CMD...
 median() { tr ' ' '\n' <<< "$1" | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # paired A B: the median over rounds of (A's wall / B's wall) in the same round.
 paired() {
-    paste <(tr ' ' '\n' <<< "${walls[$1]}" | grep .) <(tr ' ' '\n' <<< "${walls[$2]}" | grep .) \
-        | awk '{ print ($2 > 0 ? $1 / $2 : 0) }' | sort -g | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]}'
+    local ratios
+    ratios=$(paste <(tr ' ' '\n' <<< "${walls[$1]}" | grep .) <(tr ' ' '\n' <<< "${walls[$2]}" | grep .) \
+        | awk '{ printf "%s ", ($2 > 0 ? $1 / $2 : 0) }')
+    printf "%.2f" "$(median "$ratios")"
 }
 
 declare -A wall cpus rss busiest reading each

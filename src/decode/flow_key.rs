@@ -78,21 +78,20 @@ impl FlowIndex {
         self.map.remove(key)
     }
 
-    /// The value of `key`, without keeping it as the last found.
-    pub fn peek(&self, key: &FlowKey) -> Option<usize> {
+    /// The value of `key`, without keeping it as the last found (for tests).
+    #[cfg(test)]
+    pub(crate) fn peek(&self, key: &FlowKey) -> Option<usize> {
         self.map.get(key).copied()
     }
 
-    pub fn contains_key(&self, key: &FlowKey) -> bool {
+    #[cfg(test)]
+    pub(crate) fn contains_key(&self, key: &FlowKey) -> bool {
         self.map.contains_key(key)
     }
 
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.map.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
     }
 
     /// The entry kept from the last lookup (for tests).

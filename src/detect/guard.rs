@@ -2,16 +2,18 @@
 //! fact field with a constant (`!capture_loss`, `kind == "post"`, `pending > 0`,
 //! `max_silence_ms > idle_secs * 1000`), a string field's membership in a list of literals
 //! (`cursor in ["none", "regressing"]`), or an `||` of such terms and `&&` groups of them, are evaluated on
-//! the fact directly, and a fact that fails one is turned away without building a CEL context. Most facts fail a rule this way (three rules look at every
-//! `stream_end`), and building the context was most of a rule's cost. A condition made of such terms
-//! alone is decided natively both ways: when all hold, it holds.
+//! the fact directly, and a fact that fails one is turned away without building a CEL context. Most facts
+//! fail a rule this way (three rules look at every `stream_end`), and building the context was most of a
+//! rule's cost. A condition made of such terms alone is decided natively both ways: when all hold, it
+//! holds.
 //!
 //! Exactly what the interpreter would answer, errors included: cel-interpreter evaluates `a && b` left to
 //! right, stopping at the first false operand and passing on the first error (stricter than cel-spec's
 //! commutative AND), and `a || b` the same way, stopping at the first true one; so the guard walks the
-//! terms in the same order and stops, leaving the fact to CEL, at the first term it cannot decide: another shape, a field missing or of another type than the constant,
-//! arithmetic that overflows. A term it decides cannot err in CEL (a comparison of two ints, strings or
-//! bools, a bool field). Params are read when the fact comes, so a patched param is never stale.
+//! terms in the same order and stops, leaving the fact to CEL, at the first term it cannot decide: another
+//! shape, a field missing or of another type than the constant, arithmetic that overflows. A term it
+//! decides cannot err in CEL (a comparison of two ints, strings or bools, a bool field). Params are read
+//! when the fact comes, so a patched param is never stale.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -160,45 +162,41 @@ impl Guard {
 impl Term {
     /// The term's value, or `None` when the guard cannot be sure of what CEL would give.
     fn eval<'f>(&self, field: &dyn Fn(&str) -> Option<FieldValue<'f>>, params: &BTreeMap<String, Param>) -> Option<bool> {
-        let (name, op, value) = match self {
-            Term::Cmp { field, op, value } => (field, *op, value),
+        match self {
+            Term::Cmp { field: name, op, value } => compare(&field(name)?, *op, value.value(params)?),
             // A list of strings holds a string field's value or not; any other type is left to CEL.
-            Term::In { field: name, list } => {
-                return match field(name)? {
-                    FieldValue::Str(v) => Some(list.iter().any(|l| *l == *v)),
-                    _ => None,
-                };
-            }
-            // Left to right, stopping where CEL stops: the first true of an `||`, the first false of an
-            // `&&`; an undecided term before that leaves the whole to CEL.
-            Term::Any(terms) => {
-                for t in terms {
-                    if t.eval(field, params)? {
-                        return Some(true);
-                    }
-                }
-                return Some(false);
-            }
-            Term::All(terms) => {
-                for t in terms {
-                    if !t.eval(field, params)? {
-                        return Some(false);
-                    }
-                }
-                return Some(true);
-            }
-        };
-        let field = field(name)?;
-        let value = value.value(params)?;
-        let order = match (&field, value) {
-            (FieldValue::Int(a), Const::Int(b)) => a.cmp(&b),
-            // Ordering is left to CEL for strings and bools; equality is the same both ways.
-            (FieldValue::Str(a), Const::Str(b)) if matches!(op, Op::Eq | Op::Ne) => (**a).cmp(b),
-            (FieldValue::Bool(a), Const::Bool(b)) if matches!(op, Op::Eq | Op::Ne) => a.cmp(&b),
-            _ => return None,
-        };
-        Some(op.holds(order))
+            Term::In { field: name, list } => match field(name)? {
+                FieldValue::Str(v) => Some(list.iter().any(|l| *l == *v)),
+                _ => None,
+            },
+            Term::Any(terms) => short_circuit(terms, true, field, params),
+            Term::All(terms) => short_circuit(terms, false, field, params),
+        }
     }
+}
+
+/// `field OP constant`, where the guard is sure of CEL's answer.
+fn compare(field: &FieldValue<'_>, op: Op, value: Const) -> Option<bool> {
+    let order = match (field, value) {
+        (FieldValue::Int(a), Const::Int(b)) => a.cmp(&b),
+        // Ordering is left to CEL for strings and bools; equality is the same both ways.
+        (FieldValue::Str(a), Const::Str(b)) if matches!(op, Op::Eq | Op::Ne) => (**a).cmp(b),
+        (FieldValue::Bool(a), Const::Bool(b)) if matches!(op, Op::Eq | Op::Ne) => a.cmp(&b),
+        _ => return None,
+    };
+    Some(op.holds(order))
+}
+
+/// An `||` (`stop` true) or `&&` (`stop` false) of `terms`, left to right and stopping where CEL stops: at
+/// the first term whose value is `stop`, which is then the answer; `!stop` if none is. An undecided term
+/// before that leaves the whole to CEL.
+fn short_circuit<'f>(terms: &[Term], stop: bool, field: &dyn Fn(&str) -> Option<FieldValue<'f>>, params: &BTreeMap<String, Param>) -> Option<bool> {
+    for t in terms {
+        if t.eval(field, params)? == stop {
+            return Some(stop);
+        }
+    }
+    Some(!stop)
 }
 
 /// The operands of a chain of one binary operator (`a && b && c`), in evaluation order.
