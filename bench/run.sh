@@ -10,7 +10,9 @@
 # (worker counts to run besides 1; default "2 4 8"), BASELINE (a git revision built in a temporary worktree
 # and timed in the same run, for "x times faster than the earlier binary"; default 5427c80, the last commit
 # before the speed work of issue 17; "none" to skip), TSHARK=0 to skip tshark, TSHARK_MAX_BYTES (skip tshark
-# above this size; default 2 GiB: tshark needs ~1.9 GiB RAM per GiB of capture).
+# above this size; default 2 GiB: tshark needs ~1.9 GiB RAM per GiB of capture), PGO=1 to build the
+# profile-guided binary (bench/pgo.sh, trained on another seed) and time it beside the plain release build at
+# every N, its reports checked against the plain build's.
 # The per-worker CPU times come from the summary's `workers:` line of the last timed run of each N.
 # Exit 1 if a report disagrees with the generator's ground truth (bench/check.py) or if any --threads N
 # report, summary or session inventory differs from the one-thread one by a byte.
@@ -36,6 +38,12 @@ readloop="$root/target/release/examples/readloop"
 bytes=$(stat -c %s "$pcap")
 threads="${THREADS:-2 4 8}"
 baseline="${BASELINE:-5427c80}"
+
+pgo_bin=""
+if [[ "${PGO:-0}" == 1 ]]; then
+    "$root/bench/pgo.sh" >&2
+    pgo_bin="$root/target/pgo/mcptap"
+fi
 
 base_bin=""
 if [[ "$baseline" != none ]]; then
@@ -82,6 +90,9 @@ for ((round = 0; round < runs; round++)); do
     fi
     for n in 1 $threads; do
         time_once "t$n" sh -c "'$bin' -r '$pcap' --threads $n -o '$out/report-t$n.csv' 2> '$out/summary-t$n.txt'"
+        if [[ -n "$pgo_bin" ]]; then
+            time_once "p$n" sh -c "'$pgo_bin' -r '$pcap' --threads $n -o '$out/report-p$n.csv' 2> '$out/summary-p$n.txt'"
+        fi
     done
 done
 read_secs=$(median "${walls[readloop]}") read_cpu=$(median "${cpus_all[readloop]}") read_rss=${rss_max[readloop]}
@@ -130,6 +141,11 @@ row "readloop (read+decode)" "$read_secs" "$read_cpu" "$read_rss" ""
 for n in 1 $threads; do
     row "mcptap --threads $n" "${wall[$n]}" "${cpus[$n]}" "${rss[$n]}" "$msgs"
 done
+if [[ -n "$pgo_bin" ]]; then
+    for n in 1 $threads; do
+        row "mcptap PGO --threads $n" "$(median "${walls[p$n]}")" "$(median "${cpus_all[p$n]}")" "${rss_max[p$n]}" "$msgs"
+    done
+fi
 [[ -n "$tshark_secs" ]] && row "tshark" "$tshark_secs" "$tshark_cpu" "$tshark_rss" "$msgs"
 echo
 echo "CPU per worker (seconds; the busiest bounds the run on N free cores; one thread: the whole process):"
@@ -163,8 +179,24 @@ if [[ -n "${busiest[8]:-}" ]]; then
     x=$(awk -v one="${cpus[1]}" -v b="${busiest[8]}" 'BEGIN { printf "%.1f", one / b }')
     echo "- N = 8: busiest worker <= 1/6 of one-thread CPU: 1/$x: $(verdict "$(awk -v x="$x" 'BEGIN { print (x >= 6) }')")"
 fi
+if [[ -n "$pgo_bin" ]]; then
+    pm=$(awk -v b="$bytes" -v s="$(median "${walls[p1]}")" 'BEGIN { printf "%.0f", b / s / 1e6 }')
+    if [[ -n "$base_bin" ]]; then
+        px=$(paired baseline p1)
+        ok=$(awk -v m="$pm" -v x="$px" 'BEGIN { print (m >= 1000 || x >= 2.3) ? 1 : 0 }')
+        echo "- PGO build, one thread >= 1,000 MB/s or >= 2.3x the baseline: $pm MB/s, ${px}x baseline $rev (paired by round): $(verdict "$ok")"
+    fi
+    if [[ -n "${walls[p2]:-}" ]]; then
+        px=$(paired p1 p2)
+        echo "- PGO build, --threads 2 >= 1.8x its one thread (wall): ${px}x (paired by round): $(verdict "$(awk -v x="$px" 'BEGIN { print (x >= 1.8) }')")"
+    fi
+    echo "- PGO build over the plain build, one thread: $(paired t1 p1)x faster (paired by round)"
+fi
 max_rss=0
 for n in 1 $threads; do (( rss[$n] > max_rss )) && max_rss=${rss[$n]}; done
+if [[ -n "$pgo_bin" ]]; then
+    for n in 1 $threads; do (( rss_max[p$n] > max_rss )) && max_rss=${rss_max[p$n]}; done
+fi
 echo "- peak RSS <= 64 MiB at every N: $((max_rss / 1024)) MiB at most: $(verdict "$(( max_rss <= 65536 ))")"
 [[ -n "$tshark_secs" ]] && awk -v t="$tshark_secs" -v a="${wall[1]}" -v b="${wall[2]:-0}" \
     'BEGIN { printf "- speed over tshark (wall, same run): %.1fx on one thread%s\n", t / a, (b > 0 ? sprintf(", %.1fx with --threads 2", t / b) : "") }'
@@ -183,6 +215,15 @@ for n in $threads; do
         echo "--threads $n: REPORT DIFFERS from one thread" && status=1
     fi
 done
+if [[ -n "$pgo_bin" ]]; then
+    for n in 1 $threads; do
+        if cmp -s "$out/report-t1.csv" "$out/report-p$n.csv" && same_summary "$out/summary-t1.txt" "$out/summary-p$n.txt"; then
+            echo "PGO --threads $n: report and summary byte-identical to the plain build's one thread"
+        else
+            echo "PGO --threads $n: REPORT DIFFERS from the plain build" && status=1
+        fi
+    done
+fi
 echo "correctness against $pcap.truth.csv:"
 python3 "$root/bench/check.py" "$pcap.truth.csv" "$out/report-t1.csv" "$out/summary-t1.txt" $tshark_file || status=1
 exit $status
