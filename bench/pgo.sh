@@ -10,8 +10,9 @@
 #   bench/pgo.sh [CARGO_ARGS...]     e.g. bench/pgo.sh --features live
 #
 # Output: target/pgo/mcptap (the plain release build in target/release is built too, with the same
-# CARGO_ARGS, to compare against). About five minutes on two cores. Needs llvm-profdata from the same LLVM as rustc: `rustup component add
-# llvm-tools` (found in the toolchain's sysroot), or LLVM_PROFDATA=/path/to/llvm-profdata.
+# CARGO_ARGS, to compare against). About five minutes on two cores. Needs llvm-profdata from the same LLVM
+# as rustc: `rustup component add llvm-tools` (found in the toolchain's sysroot), or
+# LLVM_PROFDATA=/path/to/llvm-profdata.
 #
 # Training traffic: every capture in samples/ (the SDKs, the conformance suite, third-party servers, TLS,
 # HTTP/2, compressed bodies, the legacy transport) read in one run, and a synthetic capture from

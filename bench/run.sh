@@ -159,37 +159,34 @@ done
 echo
 status=0
 verdict() { if [[ $1 == 1 ]]; then echo "met"; else echo "NOT met"; fi; }
-mbps=$(awk -v b="$bytes" -v s="${wall[1]}" 'BEGIN { printf "%.0f", b / s / 1e6 }')
+# The two speed targets for one build: LABEL ("" or "PGO build, "), TOOL the build's name prefix (t or p).
+speed_targets() {
+    local label=$1 tool=$2 one mbps x px ok
+    one=$(median "${walls[${tool}1]}")
+    mbps=$(awk -v b="$bytes" -v s="$one" 'BEGIN { printf "%.0f", b / s / 1e6 }')
+    if [[ -n "$base_bin" ]]; then
+        x=$(awk -v a="$base_secs" -v b="$one" 'BEGIN { printf "%.2f", a / b }')
+        px=$(paired baseline "${tool}1")
+        ok=$(awk -v m="$mbps" -v x="$px" 'BEGIN { print (m >= 1000 || x >= 2.3) ? 1 : 0 }')
+        echo "- ${label}one thread >= 1,000 MB/s or >= 2.3x the baseline: $mbps MB/s, ${px}x baseline $rev (paired by round; ${x}x from the medians): $(verdict "$ok")"
+    else
+        ok=$(awk -v m="$mbps" 'BEGIN { print (m >= 1000) ? 1 : 0 }')
+        echo "- ${label}one thread >= 1,000 MB/s: $mbps MB/s: $(verdict "$ok")"
+    fi
+    if [[ -n "${walls[${tool}2]:-}" ]]; then
+        x=$(awk -v a="$one" -v b="$(median "${walls[${tool}2]}")" 'BEGIN { printf "%.2f", a / b }')
+        px=$(paired "${tool}1" "${tool}2")
+        echo "- ${label}--threads 2 >= 1.8x its one thread (wall): ${px}x (paired by round; ${x}x from the medians): $(verdict "$(awk -v x="$px" 'BEGIN { print (x >= 1.8) }')")"
+    fi
+}
 echo "targets (issue 17), from this run:"
-if [[ -n "$base_bin" ]]; then
-    x=$(awk -v a="$base_secs" -v b="${wall[1]}" 'BEGIN { printf "%.2f", a / b }')
-    px=$(paired baseline t1)
-    ok=$(awk -v m="$mbps" -v x="$px" 'BEGIN { print (m >= 1000 || x >= 2.3) ? 1 : 0 }')
-    echo "- one thread >= 1,000 MB/s or >= 2.3x the baseline: $mbps MB/s, ${px}x baseline $rev (paired by round; ${x}x from the medians): $(verdict "$ok")"
-else
-    ok=$(awk -v m="$mbps" 'BEGIN { print (m >= 1000) ? 1 : 0 }')
-    echo "- one thread >= 1,000 MB/s: $mbps MB/s: $(verdict "$ok")"
-fi
-if [[ -n "${wall[2]:-}" ]]; then
-    x=$(awk -v a="${wall[1]}" -v b="${wall[2]}" 'BEGIN { printf "%.2f", a / b }')
-    px=$(paired t1 t2)
-    echo "- --threads 2 >= 1.8x one thread (wall): ${px}x (paired by round; ${x}x from the medians): $(verdict "$(awk -v x="$px" 'BEGIN { print (x >= 1.8) }')")"
-fi
+speed_targets "" t
 if [[ -n "${busiest[8]:-}" ]]; then
     x=$(awk -v one="${cpus[1]}" -v b="${busiest[8]}" 'BEGIN { printf "%.1f", one / b }')
     echo "- N = 8: busiest worker <= 1/6 of one-thread CPU: 1/$x: $(verdict "$(awk -v x="$x" 'BEGIN { print (x >= 6) }')")"
 fi
 if [[ -n "$pgo_bin" ]]; then
-    pm=$(awk -v b="$bytes" -v s="$(median "${walls[p1]}")" 'BEGIN { printf "%.0f", b / s / 1e6 }')
-    if [[ -n "$base_bin" ]]; then
-        px=$(paired baseline p1)
-        ok=$(awk -v m="$pm" -v x="$px" 'BEGIN { print (m >= 1000 || x >= 2.3) ? 1 : 0 }')
-        echo "- PGO build, one thread >= 1,000 MB/s or >= 2.3x the baseline: $pm MB/s, ${px}x baseline $rev (paired by round): $(verdict "$ok")"
-    fi
-    if [[ -n "${walls[p2]:-}" ]]; then
-        px=$(paired p1 p2)
-        echo "- PGO build, --threads 2 >= 1.8x its one thread (wall): ${px}x (paired by round): $(verdict "$(awk -v x="$px" 'BEGIN { print (x >= 1.8) }')")"
-    fi
+    speed_targets "PGO build, " p
     echo "- PGO build over the plain build, one thread: $(paired t1 p1)x faster (paired by round)"
 fi
 max_rss=0
