@@ -6,7 +6,9 @@
 //! The calling thread reads the capture, counts and decodes every packet, and hands each TCP segment to
 //! the worker its server is placed on (`route`; the servers of a file run's first segments are weighed
 //! before any is placed: `Warmup`), batched with its payload copied into the batch's arena (the only
-//! copy: reassembly borrows from there). Each worker owns a whole layer stack (reassembly, TLS,
+//! copy: reassembly borrows from there; workers reading the payloads in the reader's own buffers instead
+//! were no faster and held more memory, because the kernel's copy of the file then lands in buffers that
+//! are no longer in the cache: README, Performance). Each worker owns a whole layer stack (reassembly, TLS,
 //! HTTP, MCP, rules) for its servers and sees its segments in capture order. Each segment carries the
 //! capture clock (the latest packet time read so far, of any server), and expiry runs on whole seconds of
 //! that clock (`Front::tick`), so what expires before a segment is what one thread would have expired
@@ -69,7 +71,9 @@ pub const IN_FLIGHT: usize = 32;
 /// ran dry, left the two cores idle about 15 % of the run on the bench capture; 32 a worker halved that
 /// and took 5 % off the wall time, for 3 MB more at the peak (63 MB at N = 2, where more workers' state is
 /// not there to share the 64 MiB). From three workers on, the total is split, at least two each so that
-/// one is filled while the other is analysed.
+/// one is filled while the other is analysed. One pool of batches shared by all workers instead (a burst
+/// taking the batches an idle worker is not using) was 2-3 % faster at N = 2 but over the memory target:
+/// every batch's arena then grows to the size of the busiest worker's.
 pub fn depth(workers: usize) -> usize {
     if workers <= 2 {
         IN_FLIGHT
