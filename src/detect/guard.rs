@@ -1,6 +1,6 @@
 //! A native pre-check of a rule's condition: the leading `&&` terms that are a simple comparison of a
-//! fact field with a constant (`!capture_loss`, `kind == "post"`, `pending > 0`,
-//! `max_silence_ms > idle_secs * 1000`), a string field's membership in a list of literals
+//! fact field with a constant or with another field (`!capture_loss`, `kind == "post"`, `pending > 0`,
+//! `max_silence_ms > idle_secs * 1000`, `negotiated < server_best`), a string field's membership in a list of literals
 //! (`cursor in ["none", "regressing"]`), or an `||` of such terms and `&&` groups of them, are evaluated on
 //! the fact directly, and a fact that fails one is turned away without building a CEL context. Most facts
 //! fail a rule this way (three rules look at every `stream_end`), and building the context was most of a
@@ -12,8 +12,10 @@
 //! commutative AND), and `a || b` the same way, stopping at the first true one; so the guard walks the
 //! terms in the same order and stops, leaving the fact to CEL, at the first term it cannot decide: another
 //! shape, a field missing or of another type than the constant, arithmetic that overflows. A term it
-//! decides cannot err in CEL (a comparison of two ints, strings or bools, a bool field). Params are read
-//! when the fact comes, so a patched param is never stale.
+//! decides cannot err in CEL (a comparison of two ints, strings or bools, a bool field). Strings and bools
+//! are ordered as cel-interpreter orders them (its `PartialOrd for Value`: Rust's `str` and `bool` order,
+//! so strings byte by byte, which for UTF-8 is code point order, as cel-spec has it; `false < true`).
+//! Params are read when the fact comes, so a patched param is never stale.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -91,7 +93,8 @@ impl Op {
     }
 }
 
-/// A constant: a literal, a param, or the product of two integer constants.
+/// What a field is compared with: a literal, a param, the product of two integer constants, or (alone,
+/// never inside a product) another field.
 #[derive(Debug, Clone)]
 enum Operand {
     Int(i64),
@@ -99,9 +102,10 @@ enum Operand {
     Bool(bool),
     Param(String),
     Mul(Box<Operand>, Box<Operand>),
+    Field(String),
 }
 
-/// A constant's value.
+/// An operand's value.
 enum Const<'a> {
     Int(i64),
     Str(&'a str),
@@ -109,6 +113,7 @@ enum Const<'a> {
 }
 
 impl Operand {
+    /// The value of a constant operand (`None` for a field, and where CEL would err).
     fn value<'a>(&'a self, params: &'a BTreeMap<String, Param>) -> Option<Const<'a>> {
         Some(match self {
             Operand::Int(n) => Const::Int(*n),
@@ -124,6 +129,7 @@ impl Operand {
                 (Const::Int(x), Const::Int(y)) => Const::Int(x.checked_mul(y)?),
                 _ => return None,
             },
+            Operand::Field(_) => return None,
         })
     }
 }
@@ -142,6 +148,12 @@ impl Guard {
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.terms.len()
+    }
+
+    /// Whether it decides the whole condition (for tests).
+    #[cfg(test)]
+    pub(crate) fn is_whole(&self) -> bool {
+        self.whole
     }
 
     /// The condition's value on this fact as the interpreter would find it, when the guard is sure:
@@ -163,6 +175,18 @@ impl Term {
     /// The term's value, or `None` when the guard cannot be sure of what CEL would give.
     fn eval<'f>(&self, field: &dyn Fn(&str) -> Option<FieldValue<'f>>, params: &BTreeMap<String, Param>) -> Option<bool> {
         match self {
+            Term::Cmp { field: name, op, value: Operand::Field(other) } => {
+                // CEL reads the left operand first; either missing is an error there, undecided here.
+                let left = field(name)?;
+                let right = field(other)?;
+                let right = match &right {
+                    FieldValue::Int(n) => Const::Int(*n),
+                    FieldValue::Str(s) => Const::Str(s),
+                    FieldValue::Bool(b) => Const::Bool(*b),
+                    _ => return None,
+                };
+                compare(&left, *op, right)
+            }
             Term::Cmp { field: name, op, value } => compare(&field(name)?, *op, value.value(params)?),
             // A list of strings holds a string field's value or not; any other type is left to CEL.
             Term::In { field: name, list } => match field(name)? {
@@ -179,9 +203,9 @@ impl Term {
 fn compare(field: &FieldValue<'_>, op: Op, value: Const) -> Option<bool> {
     let order = match (field, value) {
         (FieldValue::Int(a), Const::Int(b)) => a.cmp(&b),
-        // Ordering is left to CEL for strings and bools; equality is the same both ways.
-        (FieldValue::Str(a), Const::Str(b)) if matches!(op, Op::Eq | Op::Ne) => (**a).cmp(b),
-        (FieldValue::Bool(a), Const::Bool(b)) if matches!(op, Op::Eq | Op::Ne) => a.cmp(&b),
+        // Orders as cel-interpreter's (see the module docs).
+        (FieldValue::Str(a), Const::Str(b)) => (**a).cmp(b),
+        (FieldValue::Bool(a), Const::Bool(b)) => a.cmp(&b),
         _ => return None,
     };
     Some(op.holds(order))
@@ -242,6 +266,7 @@ fn term(e: &IdedExpr, is_field: &dyn Fn(&str) -> bool) -> Option<Term> {
             (f, [a, b]) => {
                 let op = Op::from_func(f)?;
                 let (field, value, op) = match (&a.expr, &b.expr) {
+                    (Expr::Ident(name), Expr::Ident(other)) if is_field(name) && is_field(other) => (name, Operand::Field(other.clone()), op),
                     (Expr::Ident(name), _) if is_field(name) => (name, operand(b, is_field)?, op),
                     (_, Expr::Ident(name)) if is_field(name) => (name, operand(a, is_field)?, op.flipped()),
                     _ => return None,

@@ -478,18 +478,26 @@ mod tests {
         assert_eq!(e.to_string(), "y.toml: rule R-1: bad");
     }
 
+    /// Protocol versions, in order, and text that sorts around them: what version fields are drawn from.
+    const VERSIONS: [&str; 8] = ["", "2024-11-05", "2025-03-26", "2025-03-26 ", "2025-06-18", "2025-11-25", "2026-07-28", "x"];
+
     /// Values a field is drawn from: boundaries, the params' values and their thousands (rules compare
-    /// milliseconds with `secs * 1000`), each +-1, and the string literals of the condition.
+    /// milliseconds with `secs * 1000`), each +-1, the string params, protocol versions, and the string
+    /// literals of the condition.
     fn candidates(rule: &Rule) -> (Vec<i64>, Vec<String>) {
         let mut ints = vec![0, 1, 2, 3, -1, 10, 100, i64::MAX, i64::MIN];
+        let mut strs: Vec<String> = VERSIONS.iter().map(|v| v.to_string()).collect();
         for p in rule.params.values() {
-            if let Param::Int(n) = p {
-                for base in [*n, n.saturating_mul(1000)] {
-                    ints.extend([base - 1, base, base + 1]);
+            match p {
+                Param::Int(n) => {
+                    for base in [*n, n.saturating_mul(1000)] {
+                        ints.extend([base - 1, base, base + 1]);
+                    }
                 }
+                Param::Str(v) => strs.push(v.clone()),
+                Param::Bool(_) => {}
             }
         }
-        let mut strs = vec![String::new(), "x".to_string()];
         let mut rest = rule.condition.as_str();
         while let Some(open) = rest.find('"') {
             let after = &rest[open + 1..];
@@ -607,6 +615,80 @@ mod tests {
             }
             assert!(decided >= 2 * 6 * 4 && held > 0 && held < decided, "{id}: {decided} decided, {held} held");
         }
+    }
+
+    #[test]
+    fn the_guard_decides_the_version_downgrade_rule_whole_as_cel_does() {
+        // Every `initialize` goes through it: string order and field-against-field comparisons, decided
+        // natively for every combination of versions and eras, and as CEL decides them; a missing field
+        // the condition reaches leaves the fact to CEL.
+        let set = crate::detect::RuleSet::builtin().unwrap();
+        let rule = set.rules().iter().find(|r| r.id == "MCP-VERSION-DOWNGRADE").unwrap();
+        let schema = facts::schema(&rule.fact).unwrap();
+        let with_missing = || VERSIONS.iter().map(|v| Some(*v)).chain([None]);
+        let (mut decided, mut held, mut undecided) = (0, 0, 0);
+        for negotiated in with_missing() {
+            for server_best in with_missing() {
+                for client_previous in with_missing() {
+                    for era in ["streamable-2025", "legacy-sse-2024", "stateless-2026", ""] {
+                        let mut values: Vec<(String, FieldValue<'_>)> = Vec::new();
+                        for (name, ty) in &schema {
+                            let v = match (*name, ty) {
+                                ("negotiated", _) => negotiated,
+                                ("server_best", _) => server_best,
+                                ("client_previous", _) => client_previous,
+                                ("era", _) => Some(era),
+                                (_, FieldType::Str) => Some("2025-03-26"),
+                                (_, FieldType::Int) => {
+                                    values.push((name.to_string(), FieldValue::Int(0)));
+                                    continue;
+                                }
+                                (_, FieldType::Bool) => {
+                                    values.push((name.to_string(), FieldValue::Bool(false)));
+                                    continue;
+                                }
+                                (_, FieldType::IntList) => {
+                                    values.push((name.to_string(), FieldValue::IntList(vec![].into())));
+                                    continue;
+                                }
+                            };
+                            if let Some(v) = v {
+                                values.push((name.to_string(), FieldValue::Str(v.into())));
+                            }
+                        }
+                        let lookup = |name: &str| values.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+                        let cel = rule.eval_values(&values);
+                        match rule.guard.decide(&lookup, &rule.params) {
+                            Some(b) => {
+                                decided += 1;
+                                held += usize::from(b);
+                                assert_eq!(cel, Ok(b), "{values:?}");
+                            }
+                            None => {
+                                undecided += 1;
+                                let all = negotiated.is_some() && server_best.is_some() && client_previous.is_some();
+                                assert!(!all, "undecided with every field present: {values:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let all_present = VERSIONS.len().pow(3) * 4;
+        assert!(decided >= all_present && held > 100 && held < decided / 2, "{decided} decided, {held} held, {undecided} left to CEL");
+    }
+
+    #[test]
+    fn built_in_conditions_on_ordinary_traffic_are_decided_natively() {
+        // CEL stays for conditions users write, and for built-in ones on facts only failures produce
+        // (error responses, fallbacks, answers to GETs: `size(filter)`, `endsWith`, negated groups); every
+        // other fact goes through its rules with no CEL context built and nothing allocated (README,
+        // Performance: allocations).
+        let set = crate::detect::RuleSet::builtin().unwrap();
+        let rare = ["error_response", "fallback", "get_response"];
+        let left: Vec<&str> = set.rules().iter().filter(|r| !r.guard.is_whole() && !rare.contains(&r.fact.as_str())).map(|r| r.id.as_str()).collect();
+        assert!(left.is_empty(), "left to CEL: {left:?}");
+        assert!(set.rules().iter().filter(|r| !rare.contains(&r.fact.as_str())).count() > 20);
     }
 
     #[test]
