@@ -1,11 +1,11 @@
 //! A native pre-check of a rule's condition: the leading `&&` terms that are a simple comparison of a
 //! fact field with a constant or with another field (`!capture_loss`, `kind == "post"`, `pending > 0`,
-//! `max_silence_ms > idle_secs * 1000`, `negotiated < server_best`), a string field's membership in a list of literals
-//! (`cursor in ["none", "regressing"]`), or an `||` of such terms and `&&` groups of them, are evaluated on
-//! the fact directly, and a fact that fails one is turned away without building a CEL context. Most facts
-//! fail a rule this way (three rules look at every `stream_end`), and building the context was most of a
-//! rule's cost. A condition made of such terms alone is decided natively both ways: when all hold, it
-//! holds.
+//! `max_silence_ms > idle_secs * 1000`, `negotiated < server_best`), a string field's membership in a
+//! list of literals (`cursor in ["none", "regressing"]`), or an `||` of such terms and `&&` groups of
+//! them, are evaluated on the fact directly, and a fact that fails one is turned away without building a
+//! CEL context. Most facts fail a rule this way (three rules look at every `stream_end`), and building the
+//! context was most of a rule's cost. A condition made of such terms alone is decided natively both ways:
+//! when all hold, it holds.
 //!
 //! Exactly what the interpreter would answer, errors included: cel-interpreter evaluates `a && b` left to
 //! right, stopping at the first false operand and passing on the first error (stricter than cel-spec's
