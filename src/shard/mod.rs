@@ -72,8 +72,8 @@ pub const IN_FLIGHT: usize = 32;
 /// and took 5 % off the wall time, for 3 MB more at the peak (63 MB at N = 2, where more workers' state is
 /// not there to share the 64 MiB). From three workers on, the total is split, at least two each so that
 /// one is filled while the other is analysed. One pool of batches shared by all workers instead (a burst
-/// taking the batches an idle worker is not using) was 2-3 % faster at N = 2 but over the memory target:
-/// every batch's arena then grows to the size of the busiest worker's.
+/// taking the batches an idle worker is not using) was 2-4 % faster at N = 2 for 1.5-3.5 MiB more at the
+/// peak, at or over the 64 MiB target: every batch's arena then grows to the size of the busiest worker's.
 pub fn depth(workers: usize) -> usize {
     if workers <= 2 {
         IN_FLIGHT
