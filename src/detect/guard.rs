@@ -112,6 +112,18 @@ enum Const<'a> {
     Bool(bool),
 }
 
+impl<'a> Const<'a> {
+    /// A field's value as an operand; `None` for a type no comparison takes (a list).
+    fn of(v: &'a FieldValue<'_>) -> Option<Const<'a>> {
+        Some(match v {
+            FieldValue::Int(n) => Const::Int(*n),
+            FieldValue::Str(s) => Const::Str(s),
+            FieldValue::Bool(b) => Const::Bool(*b),
+            _ => return None,
+        })
+    }
+}
+
 impl Operand {
     /// The value of a constant operand (`None` for a field, and where CEL would err).
     fn value<'a>(&'a self, params: &'a BTreeMap<String, Param>) -> Option<Const<'a>> {
@@ -178,14 +190,7 @@ impl Term {
             Term::Cmp { field: name, op, value: Operand::Field(other) } => {
                 // CEL reads the left operand first; either missing is an error there, undecided here.
                 let left = field(name)?;
-                let right = field(other)?;
-                let right = match &right {
-                    FieldValue::Int(n) => Const::Int(*n),
-                    FieldValue::Str(s) => Const::Str(s),
-                    FieldValue::Bool(b) => Const::Bool(*b),
-                    _ => return None,
-                };
-                compare(&left, *op, right)
+                compare(&left, *op, Const::of(&field(other)?)?)
             }
             Term::Cmp { field: name, op, value } => compare(&field(name)?, *op, value.value(params)?),
             // A list of strings holds a string field's value or not; any other type is left to CEL.

@@ -631,29 +631,12 @@ mod tests {
             for server_best in with_missing() {
                 for client_previous in with_missing() {
                     for era in ["streamable-2025", "legacy-sse-2024", "stateless-2026", ""] {
-                        let mut values: Vec<(String, FieldValue<'_>)> = Vec::new();
-                        for (name, ty) in &schema {
-                            let v = match (*name, ty) {
-                                ("negotiated", _) => negotiated,
-                                ("server_best", _) => server_best,
-                                ("client_previous", _) => client_previous,
-                                ("era", _) => Some(era),
-                                (_, FieldType::Str) => Some("2025-03-26"),
-                                (_, FieldType::Int) => {
-                                    values.push((name.to_string(), FieldValue::Int(0)));
-                                    continue;
-                                }
-                                (_, FieldType::Bool) => {
-                                    values.push((name.to_string(), FieldValue::Bool(false)));
-                                    continue;
-                                }
-                                (_, FieldType::IntList) => {
-                                    values.push((name.to_string(), FieldValue::IntList(vec![].into())));
-                                    continue;
-                                }
-                            };
-                            if let Some(v) = v {
-                                values.push((name.to_string(), FieldValue::Str(v.into())));
+                        // Every other field at its zero value; a version field absent where it is `None`.
+                        let mut values = zero_fact(&schema);
+                        for (name, v) in [("negotiated", negotiated), ("server_best", server_best), ("client_previous", client_previous), ("era", Some(era))] {
+                            match v {
+                                Some(v) => values.iter_mut().filter(|(n, _)| n == name).for_each(|(_, f)| *f = FieldValue::Str(v.into())),
+                                None => values.retain(|(n, _)| n != name),
                             }
                         }
                         let lookup = |name: &str| values.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
