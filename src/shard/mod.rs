@@ -8,7 +8,7 @@
 //! before any is placed: `Warmup`), batched with its payload copied into the batch's arena (the only
 //! copy: reassembly borrows from there; workers reading the payloads in the reader's own buffers instead
 //! were no faster and held more memory, because the kernel's copy of the file then lands in buffers that
-//! are no longer in the cache: README, Performance). Each worker owns a whole layer stack (reassembly, TLS,
+//! are no longer in the cache: docs/performance.md). Each worker owns a whole layer stack (reassembly, TLS,
 //! HTTP, MCP, rules) for its servers and sees its segments in capture order. Each segment carries the
 //! capture clock (the latest packet time read so far, of any server), and expiry runs on whole seconds of
 //! that clock (`Front::tick`), so what expires before a segment is what one thread would have expired
