@@ -79,7 +79,7 @@ impl McpTracker {
             }
             let c = self.client_mut(client.ip(), server);
             let failed = c.failed_post.take();
-            let answered = c.post_answers.get(&*get_path).cloned();
+            let answered = c.post_answers.get(&get_path).cloned();
             if let Some(f) = failed {
                 let mut ctx = ctx.clone();
                 ctx.frames.insert(0, f.frame);

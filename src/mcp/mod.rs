@@ -17,6 +17,7 @@
 //! events and resumption), `session` (sessions and their table), `stream` and `cursor` (one stream's
 //! event ids), `record` (per-session history for the reports).
 
+mod answers;
 pub mod cursor;
 mod coverage;
 mod events;
@@ -207,7 +208,7 @@ struct ClientState {
     last_request: Timestamp,
     failed_post: Option<FailedPost>,
     /// Last POST answer per path: status, media type, frame.
-    post_answers: BTreeMap<String, (u16, String, u64)>,
+    post_answers: answers::PathAnswers,
     dead: BTreeMap<String, Dead>,
     /// The session id of the client's latest request.
     last_sid: Option<Arc<str>>,
@@ -937,12 +938,13 @@ impl McpTracker {
             });
         }
         self.finish_undecoded(out);
-        for s in self.sessions.drain_sorted() {
+        for s in self.sessions.sorted() {
             if let Some(rec) = self.recorder.as_mut() {
-                rec.release(&s);
+                rec.release(s);
             }
             *self.stats.sessions_by_era.entry(s.era).or_default() += 1;
         }
+        self.sessions.clear();
     }
 }
 

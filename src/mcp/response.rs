@@ -279,13 +279,11 @@ impl McpTracker {
         if resp.kind == RespKind::Post {
             let c = self.client_mut(client_key.0, client_key.1);
             let media = resp.media.as_deref().unwrap_or_default();
-            match c.post_answers.get_mut(&*path) {
+            match c.post_answers.get_mut(&path) {
                 // The same answer as last time on this path (the usual case): nothing to copy.
                 Some(a) if a.1 == media => *a = (head.status, std::mem::take(&mut a.1), frame),
-                // ALLOC: one entry per POST path of a client, few in practice
-                _ => {
-                    c.post_answers.insert(path.to_string(), (head.status, media.to_string(), frame));
-                }
+                // ALLOC: the media type, and the path the first time (one entry per POST path of a client)
+                _ => c.post_answers.insert(&path, (head.status, media.to_string(), frame)),
             }
             if head.status < 400 {
                 c.failed_post = None;

@@ -492,13 +492,13 @@ impl SessionTable {
         }
     }
 
-    /// Every session, in key order (deterministic), leaving the table empty.
-    pub fn drain_sorted(&mut self) -> Vec<Session> {
+    /// Forgets every session. Walk them first with [`SessionTable::sorted`]: ordering references instead of
+    /// the sessions themselves keeps the end of a run from holding every session twice (a `Vec` of them
+    /// beside the table, and a sort's scratch copy: 6 MB of the 38 MB heap peak on the bench capture).
+    pub fn clear(&mut self) {
         self.probation.clear();
         self.protected.clear();
-        let mut v: Vec<Session> = self.map.drain().map(|(_, s)| s).collect();
-        v.sort_by(|a, b| a.key.cmp(&b.key));
-        v
+        self.map.clear();
     }
 
     /// Every session, in key order (deterministic).
@@ -610,7 +610,8 @@ mod table_tests {
         let want: Vec<SessionKey> = (0..50).filter(|i| i % 2 == 1).map(|i| key(&format!("s{i}"))).collect();
         assert_eq!(gone, want);
         assert_eq!(t.len(), 75);
-        assert_eq!(t.drain_sorted().len(), 75);
+        assert_eq!(t.sorted().len(), 75);
+        t.clear();
         assert!(t.is_empty());
     }
 
