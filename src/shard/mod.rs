@@ -32,9 +32,10 @@
 //! as it is routed ([`Pool::flush`]), moves the workers' clocks on a quiet link ([`Pool::advance`]),
 //! broadcasts key-log text as it is appended, and writes each incident a worker raises as it arrives.
 //!
-//! Memory stays bounded: each worker has at most [`depth`] batches in flight ([`IN_FLIGHT`] each for one
-//! or two workers, [`IN_FLIGHT`] over all of them from three up to 16 workers), each closed at
-//! [`BATCH_ITEMS`] segments or [`BATCH_BYTES`] bytes of payload, and spent batches go back to be refilled.
+//! Memory stays bounded: the workers share one pool of [`pooled`] batches (twice [`IN_FLIGHT`] for one or
+//! two workers, [`IN_FLIGHT`] from three up to ten, three a worker beyond), each closed at [`BATCH_ITEMS`]
+//! segments or [`BATCH_BYTES`] bytes of payload; spent batches go back to the pool to be refilled, and the
+//! reading thread waits for one when all are in use.
 
 mod merge;
 pub mod route;
@@ -57,34 +58,37 @@ use crate::capture::RawPacket;
 use crate::time::Timestamp;
 use crate::tls::keylog::KeyLog;
 
-/// Batches in flight over all workers, split evenly between them ([`depth`]) from three workers on. A deep
-/// queue lets the reading thread run ahead while the workers have the cores, and lets the workers go on
-/// while it reads, instead of the three waking each other every few batches: at N = 2 on two cores, 16 to
-/// 24 batches a worker instead of 2 took a sixth off the wall time on the bench capture (1.11-1.17 s to
-/// 0.93-0.99 s). Splitting a fixed total keeps memory flat in N: at N = 8, 6 a worker put peak RSS at
-/// 64 MB, 4 at 61 MB (the target is 64 MiB).
+/// Batches in flight from three workers on, shared by them ([`pooled`]). A deep queue lets the reading thread
+/// run ahead while the workers have the cores, and lets the workers go on while it reads, instead of the
+/// three waking each other every few batches: at N = 2 on two cores, 16 to 24 batches a worker instead of
+/// 2 took a sixth off the wall time on the bench capture (1.11-1.17 s to 0.93-0.99 s). A fixed total keeps
+/// memory flat in N: at N = 8, 48 in flight put peak RSS at 64 MB, 32 at 61 MB (the target is 64 MiB; queues
+/// per worker then, before the pool and the per-client savings of 445c74d: 54 MiB now).
 pub const IN_FLIGHT: usize = 32;
 
-/// Batches in flight to each of `workers`. One or two workers get [`IN_FLIGHT`] each: a file's traffic
-/// comes to the workers in bursts (a run of large bodies for one worker's servers, then for the other's),
-/// and with 16 a worker at N = 2 the reading thread, waiting on one worker's full queue while the other's
-/// ran dry, left the two cores idle about 15 % of the run on the bench capture; 32 a worker halved that
-/// and took 5 % off the wall time, for 3 MB more at the peak (63 MB at N = 2, where more workers' state is
-/// not there to share the 64 MiB). From three workers on, the total is split, at least two each so that
-/// one is filled while the other is analysed. One pool of batches shared by all workers instead (a burst
-/// taking the batches an idle worker is not using) was 2-4 % faster at N = 2 for 1.5-3.5 MiB more at the
-/// peak, at or over the 64 MiB target: every batch's arena then grows to the size of the busiest worker's.
-pub fn depth(workers: usize) -> usize {
-    if workers <= 2 {
-        IN_FLIGHT
-    } else {
-        (IN_FLIGHT / workers).max(2)
-    }
+/// Batches in all, one pool shared by `workers`: any worker may hold all of them but the lanes' own. A
+/// file's traffic comes to the workers in bursts (a run of large bodies for one worker's servers, then for
+/// the other's), and the reading thread hands segments out in capture order: with a fixed queue per worker
+/// it waited on one worker's full queue while the other's ran dry (the cores idled 7-9 % of a
+/// `--threads 2` run on the bench capture with 32 batches a worker); one pool lets the burst take the
+/// batches the idle worker is not using. One or two workers get twice [`IN_FLIGHT`], as many as 32 a
+/// worker were, where more workers' state is not there to share the 64 MiB: 2-4 % faster than 32 a worker
+/// at N = 2 for the same peak RSS, and at N = 4 and 8 faster with 1-1.6 MB less; 96 were a few % faster
+/// again for 5 MiB more (docs/performance.md). Never fewer than three a worker, the lane's own and two, so
+/// that the reading thread always has one coming back.
+pub fn pooled(workers: usize) -> usize {
+    let base = if workers <= 2 { 2 * IN_FLIGHT } else { IN_FLIGHT };
+    base.max(3 * workers)
 }
+
+/// Batches the warm-up window fills at most ([`WARMUP_BYTES`] of payload, or [`WARMUP_SEGMENTS`] at
+/// [`BATCH_ITEMS`] a batch), which join the pool when it closes.
+const WARMUP_BATCHES: usize = WARMUP_BYTES / BATCH_BYTES + WARMUP_SEGMENTS / BATCH_ITEMS + 1;
+
 /// Segments per batch: large enough that the channel costs nothing per packet (a batch of bare ACKs),
 /// small enough that a batch's list of segments (about 130 bytes each) stays within half its arena.
 pub const BATCH_ITEMS: usize = 512;
-/// Payload bytes per batch: bounds what is held in flight to about [`IN_FLIGHT`] times this.
+/// Payload bytes per batch: bounds what is held in flight to about [`pooled`] times this.
 pub const BATCH_BYTES: usize = 128 << 10;
 
 /// Segments held back at the start of a file run to weigh its servers before any is placed (`Warmup`).
@@ -252,21 +256,9 @@ impl Warmup {
 /// The dispatcher's end of one worker.
 struct Lane {
     full: SyncSender<Batch>,
-    empty: Receiver<Batch>,
     batch: Batch,
     /// The worker stopped taking batches (it cannot, short of a panic, which `run` re-raises).
     gone: bool,
-}
-
-impl Lane {
-    /// Sends the batch being filled; the next is one the worker gave back, else a spare, else new.
-    fn send(&mut self, spares: &mut Vec<Batch>) {
-        let next = self.empty.try_recv().ok().or_else(|| spares.pop()).unwrap_or_default();
-        let batch = std::mem::replace(&mut self.batch, next);
-        if !self.gone && self.full.send(batch).is_err() {
-            self.gone = true;
-        }
-    }
 }
 
 /// What a worker shows the reading thread while it runs (the progress line, a sensor's stats line and
@@ -294,6 +286,11 @@ pub struct Pool {
     warmup: Option<Warmup>,
     /// Emptied batches of the warm-up, for the lanes.
     spares: Vec<Batch>,
+    /// Batches the workers are done with, from all of them.
+    returned: Receiver<Batch>,
+    /// Batches made so far, and the most there may be ([`pooled`]).
+    made: usize,
+    cap: usize,
 }
 
 impl Pool {
@@ -303,6 +300,8 @@ impl Pool {
         let limits = setup.limits.per_shard(n);
         let recorder = setup.recorder.map(|r| RecorderConfig { max_records: r.max_records.div_ceil(n), ..r });
         let gauges: Arc<[Gauge]> = (0..n).map(|_| Gauge::default()).collect();
+        let cap = pooled(n);
+        let (returned_tx, returned_rx) = sync_channel::<Batch>(cap + WARMUP_BATCHES);
         let mut pool = Pool {
             lanes: Vec::with_capacity(n),
             router: route::Router::new(n, setup.limits.max_connections),
@@ -312,10 +311,14 @@ impl Pool {
             advanced: Timestamp::ZERO,
             warmup: (setup.warmup > 0 && n > 1).then(|| Warmup::new(setup.warmup)),
             spares: Vec::new(),
+            returned: returned_rx,
+            made: 0,
+            cap,
         };
         for i in 0..n {
-            let (full_tx, full_rx) = sync_channel::<Batch>(depth(n));
-            let (empty_tx, empty_rx) = sync_channel::<Batch>(depth(n) + 2);
+            // Never full: there are never more than `cap` batches (and the warm-up's, fewer) to queue.
+            let (full_tx, full_rx) = sync_channel::<Batch>(cap + WARMUP_BATCHES);
+            let empty_tx = returned_tx.clone();
             let mut front = Front::new(limits.clone());
             front.set_keylog(setup.keylog.clone());
             if setup.wait_for_keys {
@@ -334,7 +337,7 @@ impl Pool {
                 .name(format!("mcptap-worker-{i}"))
                 .spawn(move || work(full_rx, empty_tx, front, back, sink, gauges.get(i)))?;
             pool.workers.push(worker);
-            pool.lanes.push(Lane { full: full_tx, empty: empty_rx, batch: Batch::default(), gone: false });
+            pool.lanes.push(Lane { full: full_tx, batch: Batch::default(), gone: false });
         }
         Ok(pool)
     }
@@ -363,12 +366,42 @@ impl Pool {
     /// A segment to the worker of its server.
     fn hand_out(&mut self, seg: &TcpSegment<'_>, clock: Timestamp) {
         let i = self.router.shard(seg);
+        if self.lanes.get(i).is_some_and(|lane| !lane.batch.fits(seg.payload.len())) {
+            self.send(i);
+        }
         if let Some(lane) = self.lanes.get_mut(i) {
-            if !lane.batch.fits(seg.payload.len()) {
-                lane.send(&mut self.spares);
-            }
             lane.batch.push_seg(seg, clock);
         }
+    }
+
+    /// Sends lane `i`'s batch to its worker and gives the lane another to fill.
+    fn send(&mut self, i: usize) {
+        let next = self.take_batch();
+        let Some(lane) = self.lanes.get_mut(i) else { return };
+        let batch = std::mem::replace(&mut lane.batch, next);
+        if lane.gone || lane.full.send(batch).is_err() {
+            // Dropped with the worker's end: it is no longer in the pool.
+            lane.gone = true;
+            self.made = self.made.saturating_sub(1);
+        }
+    }
+
+    /// An empty batch: a warm-up spare, one a worker gave back, a new one while fewer than the pool's
+    /// size exist, else the next one a worker gives back (the reading thread waits: every batch but the
+    /// lanes' own is queued or being analysed, and the pool is larger than the lanes, so one comes back).
+    fn take_batch(&mut self) -> Batch {
+        if let Some(b) = self.spares.pop() {
+            return b;
+        }
+        if let Ok(b) = self.returned.try_recv() {
+            return b;
+        }
+        if self.made < self.cap {
+            self.made += 1;
+            return Batch::default();
+        }
+        // Only if every worker is gone (each holds a sender), which `finish` then reports.
+        self.returned.recv().unwrap_or_default()
     }
 
     /// Closes the warm-up window: its servers placed, its segments handed out in order.
@@ -386,6 +419,8 @@ impl Pool {
             }
             batch.items.clear();
             batch.arena.clear();
+            // Counted in the pool from now on: it goes round like the others.
+            self.made += 1;
             self.spares.push(batch);
         }
     }
@@ -429,9 +464,9 @@ impl Pool {
     /// so a quiet link never leaves packets waiting in a half-filled batch.
     pub fn flush(&mut self) {
         self.release();
-        for lane in &mut self.lanes {
-            if !lane.batch.items.is_empty() {
-                lane.send(&mut self.spares);
+        for i in 0..self.lanes.len() {
+            if self.lanes.get(i).is_some_and(|lane| !lane.batch.items.is_empty()) {
+                self.send(i);
             }
         }
     }
@@ -474,7 +509,10 @@ impl Pool {
             lane.batch.items.push(Item::Coverage(Box::new(c)));
         }
         for lane in &mut self.lanes {
-            lane.send(&mut self.spares);
+            let last = std::mem::take(&mut lane.batch);
+            if !lane.gone {
+                let _ = lane.full.send(last);
+            }
         }
         let Pool { lanes, counts, workers, .. } = self;
         drop(lanes);
@@ -575,7 +613,7 @@ fn work(
             g.tls_waiting.store(front.tls_waiting(), Ordering::Relaxed);
         }
         arena.clear();
-        // The dispatcher allocates a new batch when none comes back in time.
+        // Never full (see `Pool::start`); fails only once the dispatcher is gone, at the end.
         let _ = empty.try_send(batch);
     }
     // No HTTP log on a worker, so finishing cannot fail either.
@@ -658,15 +696,46 @@ mod tests {
     }
 
     #[test]
-    fn the_batches_in_flight_are_split_between_three_workers_or_more() {
-        assert_eq!(depth(1), IN_FLIGHT);
-        // One or two workers: the whole budget each (bursts; see `depth`).
-        assert_eq!(depth(2), IN_FLIGHT);
-        assert_eq!(depth(3), IN_FLIGHT / 3);
-        assert_eq!(depth(8), IN_FLIGHT / 8);
-        // Never fewer than two: one filled while the other is analysed.
-        assert_eq!(depth(IN_FLIGHT), 2);
-        assert_eq!(depth(0), IN_FLIGHT);
+    fn the_pool_holds_a_fixed_number_of_batches_with_room_for_every_lane() {
+        assert_eq!(pooled(1), 2 * IN_FLIGHT);
+        // One or two workers: twice the budget (bursts; see `pooled`).
+        assert_eq!(pooled(2), 2 * IN_FLIGHT);
+        assert_eq!(pooled(3), IN_FLIGHT);
+        assert_eq!(pooled(8), IN_FLIGHT);
+        // Past that, two more than the lanes' own a worker.
+        assert_eq!(pooled(IN_FLIGHT), 3 * IN_FLIGHT);
+        assert_eq!(pooled(0), 2 * IN_FLIGHT);
+    }
+
+    #[test]
+    fn the_smallest_pool_stays_within_its_size_and_changes_nothing() {
+        // Three workers sharing the fewest batches the pool allows (two a worker beyond the lanes' own),
+        // and batches closed after every segment so that they run out and the reading thread waits for
+        // those the workers give back: never more batches than that, and the rows of the full pool.
+        let rules = Arc::new(RuleSet::builtin().unwrap());
+        let setup = |warmup| Setup { shards: 3, limits: Limits::default(), rules: Arc::clone(&rules), keylog: KeyLog::default(), recorder: None, wait_for_keys: false, on_raised: None, warmup };
+        let (full, _) = run(&mut merged(), setup(0), &mut Progress::new(false, None)).unwrap();
+        let mut pool = Pool::start(setup(0)).unwrap();
+        pool.cap = 3 * 3;
+        let mut reader = merged();
+        let mut most = 0;
+        while let Some(pkt) = reader.next_packet().unwrap() {
+            pool.packet(&pkt);
+            let secrets = reader.take_secrets();
+            if !secrets.is_empty() {
+                pool.secrets(&secrets);
+            }
+            pool.flush();
+            most = most.max(pool.made);
+        }
+        assert!(most <= pool.cap, "{most} batches made, the pool holds {}", pool.cap);
+        let small = pool.finish();
+        assert!(small.incidents.len() > 100 && small.incidents == full.incidents, "rows differ with the smallest pool");
+        assert_eq!(small.summary.to_string(), {
+            let mut s = full.summary;
+            s.capture = small.summary.capture.clone();
+            s.to_string()
+        });
     }
 
     #[test]
