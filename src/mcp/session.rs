@@ -342,7 +342,10 @@ impl LruSlot {
 /// per re-filing, at most one per touch that moved the time.
 #[derive(Debug, Default)]
 pub struct SessionTable {
-    map: WireMap<SessionKey, Session>,
+    /// Boxed: a session is some 500 bytes, and a table holding them inline keeps that much in every empty
+    /// bucket too (an eighth to more than half of them, by how full it is), twice over while it grows.
+    // ALLOC: one box per session, bounded by limits::max_sessions
+    map: WireMap<SessionKey, Box<Session>>,
     // ALLOC: one entry per tracked session across both segments, bounded by limits::max_sessions
     probation: BTreeMap<(Timestamp, u64), SessionKey>,
     protected: BTreeMap<(Timestamp, u64), SessionKey>,
@@ -377,11 +380,11 @@ impl SessionTable {
 
     /// Lookups take an owned key (`&SessionKey`) or a borrowed one (`&KeyRef`) alike.
     pub fn get(&self, key: &dyn AsKeyRef) -> Option<&Session> {
-        self.map.get(key)
+        self.map.get(key).map(|s| &**s)
     }
 
     pub fn get_mut(&mut self, key: &dyn AsKeyRef) -> Option<&mut Session> {
-        self.map.get_mut(key)
+        self.map.get_mut(key).map(|s| &mut **s)
     }
 
     pub fn contains_key(&self, key: &dyn AsKeyRef) -> bool {
@@ -406,7 +409,7 @@ impl SessionTable {
             let mut s = Session::new(key.clone(), ts);
             s.lru = LruSlot { at: ts, serial: *serial, protected: false };
             probation.insert(s.lru.key(), key.clone());
-            s
+            Box::new(s)
         });
         (s, evicted)
     }
@@ -458,12 +461,12 @@ impl SessionTable {
         let share = cap.saturating_sub(cap / 4);
         loop {
             match self.front(false, Some(share)) {
-                Front::Oldest(key) => return self.map.remove(&key),
+                Front::Oldest(key) => return self.map.remove(&key).map(|s| *s),
                 Front::Moved => continue,
                 Front::Empty => {}
             }
             match self.front(true, None) {
-                Front::Oldest(key) => return self.map.remove(&key),
+                Front::Oldest(key) => return self.map.remove(&key).map(|s| *s),
                 Front::Moved => continue,
                 Front::Empty => return None,
             }
@@ -487,7 +490,7 @@ impl SessionTable {
                 return None;
             }
             if let Front::Oldest(key) = self.front(protected, None) {
-                return self.map.remove(&key);
+                return self.map.remove(&key).map(|s| *s);
             }
         }
     }
@@ -503,7 +506,7 @@ impl SessionTable {
 
     /// Every session, in key order (deterministic).
     pub fn sorted(&self) -> Vec<&Session> {
-        let mut v: Vec<&Session> = self.map.values().collect();
+        let mut v: Vec<&Session> = self.map.values().map(|s| &**s).collect();
         v.sort_by(|a, b| a.key.cmp(&b.key));
         v
     }
