@@ -28,7 +28,7 @@ STARTUP_SITE = ("cli", "augment", "try_parse", "CaptureReader::open", "from_read
 CEL = ("matches_in_cel", "eval_values", "cel_value", "param_value")
 REPORT = ("Incidents::raise", "mcptap::output::", "Timestamp::rfc3339", "render_evidence", "FieldValue as core::fmt::Display")
 CONNECTION = ("RunWide::route", "rpc::Gather", "mcp::Tx", "Undecided", "HttpConn::new", "Interned::intern", "open_conn", "McpTracker::open", "Lru")
-SESSION = ("Session::new", "SessionKey::unique", "to_owned_key", "Versions::negotiated", "SessionTable", "client_mut", "handshakes")
+SESSION = ("Session::new", "new<mcptap::mcp::session::Session>", "SessionKey::unique", "to_owned_key", "Versions::negotiated", "SessionTable", "client_mut", "handshakes")
 ORDER = ["start-up", "rules (CEL)", "incidents", "per connection", "per session", "per message"]
 
 
