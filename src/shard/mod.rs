@@ -42,7 +42,7 @@ pub mod route;
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Arc;
 
 use crate::analyzer::{Back, Cmd, Front, PacketCounts, Summary};
@@ -388,7 +388,8 @@ impl Pool {
 
     /// An empty batch: a warm-up spare, one a worker gave back, a new one while fewer than the pool's
     /// size exist, else the next one a worker gives back (the reading thread waits: every batch but the
-    /// lanes' own is queued or being analysed, and the pool is larger than the lanes, so one comes back).
+    /// lanes' own is queued or being analysed, and the pool is larger than the lanes, so one comes back
+    /// while every worker runs).
     fn take_batch(&mut self) -> Batch {
         if let Some(b) = self.spares.pop() {
             return b;
@@ -400,8 +401,15 @@ impl Pool {
             self.made += 1;
             return Batch::default();
         }
-        // Only if every worker is gone (each holds a sender), which `finish` then reports.
-        self.returned.recv().unwrap_or_default()
+        loop {
+            match self.returned.recv_timeout(std::time::Duration::from_millis(100)) {
+                Ok(b) => return b,
+                // A worker ends before its queue is closed only by a panic, which `finish` re-raises; the
+                // batches it held never come back, so the run goes on with new ones rather than wait.
+                Err(RecvTimeoutError::Timeout) if !self.workers.iter().any(|w| w.is_finished()) => {}
+                Err(_) => return Batch::default(),
+            }
+        }
     }
 
     /// Closes the warm-up window: its servers placed, its segments handed out in order.
