@@ -721,9 +721,9 @@ mod tests {
         // and batches closed after every segment so that they run out and the reading thread waits for
         // those the workers give back: never more batches than that, and the rows of the full pool.
         let rules = Arc::new(RuleSet::builtin().unwrap());
-        let setup = |warmup| Setup { shards: 3, limits: Limits::default(), rules: Arc::clone(&rules), keylog: KeyLog::default(), recorder: None, wait_for_keys: false, on_raised: None, warmup };
-        let (full, _) = run(&mut merged(), setup(0), &mut Progress::new(false, None)).unwrap();
-        let mut pool = Pool::start(setup(0)).unwrap();
+        let setup = || Setup { shards: 3, limits: Limits::default(), rules: Arc::clone(&rules), keylog: KeyLog::default(), recorder: None, wait_for_keys: false, on_raised: None, warmup: 0 };
+        let (full, _) = run(&mut merged(), setup(), &mut Progress::new(false, None)).unwrap();
+        let mut pool = Pool::start(setup()).unwrap();
         pool.cap = 3 * 3;
         let mut reader = merged();
         let mut most = 0;
