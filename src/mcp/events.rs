@@ -39,7 +39,8 @@ impl McpTracker {
         if event.event.as_deref() == Some("endpoint") {
             let in_streamable = resp.kind == RespKind::Post
                 || resp.session.as_ref().is_some_and(|k| matches!(k.ident, SessionIdent::McpSessionId(_)));
-            let param = legacy_param(event.data.trim()).map(str::to_string);
+            let text = event.data_text();
+            let param = legacy_param(text.trim()).map(str::to_string);
             if !in_streamable {
                 if let Some(p) = param {
                     let key = SessionKey { server, ident: SessionIdent::LegacyParam(p.into()) };
@@ -49,7 +50,7 @@ impl McpTracker {
                     let (s, evicted) = self.sessions.entry(&key, ts, self.limits.max_sessions);
                     s.observe_era(Era::HttpSse2024);
                     if s.endpoint.is_empty() {
-                        s.endpoint = event.data.trim().split('?').next().unwrap_or("").to_string();
+                        s.endpoint = text.trim().split('?').next().unwrap_or("").to_string();
                     }
                     if let Some(old) = evicted {
                         if let Some(rec) = self.recorder.as_mut() {

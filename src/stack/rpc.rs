@@ -12,8 +12,8 @@
 //! kept per transaction.
 
 use super::exchange::{Body, BodyText, Exchange, ERROR_BODY_BYTES};
-use crate::http::{HttpEvent, TxId};
-use crate::jsonrpc::{self, Push};
+use crate::http::{lossy, HttpEvent, TxId};
+use crate::jsonrpc::{self, ParseProblem, Payload, Push};
 
 /// Requests (and GETs) in flight kept per connection.
 const MAX_OPEN: usize = 256;
@@ -86,6 +86,29 @@ impl Gather {
     fn response(mut self, tx: Option<TxId>) -> Exchange<'static> {
         let text = self.text.take().map(|t| BodyText::of(&t));
         Exchange::ResponseBody { tx, body: self.decode(), text }
+    }
+}
+
+/// An SSE event's data decoded as JSON-RPC, as if from its text (WHATWG HTML §9.2.6 decodes the stream as
+/// UTF-8, U+FFFD for what is not valid), without reading every byte to make that text first: `None` for
+/// data that is only whitespace. The bytes are read as they are; only when that fails and they are not
+/// valid UTF-8 is the text made and read instead. The answer is the text's either way: the structure of
+/// JSON is ASCII, which the replacement never touches, so the bytes and the text read alike up to the
+/// strings; a string the scanner keeps is checked as UTF-8, so reading the bytes succeeds only where the
+/// strings kept are valid, and then the same; a string it skips, invalid or replaced, decides nothing.
+fn sse_payload(data: &[u8]) -> Option<Result<Payload, ParseProblem>> {
+    let rest = data.trim_ascii();
+    match rest.first() {
+        None => return None,
+        // Never whitespace: the text is not blank.
+        Some(c) if c.is_ascii_graphic() => {}
+        // What `str::trim` counts as whitespace beyond `trim_ascii`'s (U+000B, U+0085, U+00A0, ...).
+        Some(_) if lossy(data).trim().is_empty() => return None,
+        Some(_) => {}
+    }
+    match jsonrpc::parse(data) {
+        Err(_) if std::str::from_utf8(data).is_err() => Some(jsonrpc::parse(lossy(data).as_bytes())),
+        read => Some(read),
     }
 }
 
@@ -177,7 +200,7 @@ impl RpcStage {
                 out(Exchange::Http(ev));
             }
             HttpEvent::Sse { tx, event, frame, ts } => {
-                let payload = (event.has_data && !event.data.trim().is_empty()).then(|| jsonrpc::parse(event.data.as_bytes()));
+                let payload = if event.has_data { sse_payload(&event.data) } else { None };
                 out(Exchange::Sse { tx, event, payload, frame, ts });
             }
             // The body's length only, for transaction logs; its events follow.
@@ -376,7 +399,7 @@ mod tests {
     fn sse_data_is_decoded_and_bodies_that_never_ended_are_decoded_at_close() {
         let (mut s, mut outs) = (RpcStage::new(1 << 20), Vec::new());
         for (data, has_data, want) in [(std::str::from_utf8(CALL).unwrap(), true, Some(Ok(1))), ("", true, None), (" \n", true, None), ("x", false, None), ("nope", true, Some(Err(())))] {
-            let event = SseEvent { data: data.into(), has_data, ..SseEvent::default() };
+            let event = SseEvent { data: data.as_bytes().into(), has_data, ..SseEvent::default() };
             run(&mut s, HttpEvent::Sse { tx: Some(1), event, frame: 4, ts: T }, &mut outs);
             assert_eq!(outs.pop(), Some(Out::Sse(want)), "{data:?}");
         }
@@ -390,5 +413,54 @@ mod tests {
         assert_eq!(outs.len(), 2, "{outs:?}");
         assert!(matches!(&outs[0], Out::Req(2, b) if method_of(b) == Some("tools/call")));
         assert!(matches!(&outs[1], Out::Resp(Some(3), b, None) if method_of(b) == Some("tools/call")));
+    }
+
+    /// What SSE data decoded to when it was made text first (§9.2.6 decoding: U+FFFD for what is not
+    /// valid UTF-8) and read only when the text was not blank.
+    fn payload_of_text(data: &[u8]) -> Option<Result<Payload, ParseProblem>> {
+        let text = lossy(data);
+        (!text.trim().is_empty()).then(|| jsonrpc::parse(text.as_bytes()))
+    }
+
+    /// Pieces a message is built from: plain text, invalid UTF-8 (a lone continuation byte, a cut lead
+    /// byte, 0xFF), valid non-ASCII, whitespace `trim` knows and `trim_ascii` does not (U+000B, U+00A0,
+    /// U+0085), escapes and quotes.
+    const PIECES: &[&[u8]] = &[b"a", b"tools/call", b"\x80", b"\xc3", b"\xff", b"\xc3\xa9", b"\x0b", b"\xc2\xa0", b"\xc2\x85", b" ", b"\\n", b"\\", b"\"", b"\\u00e9", b"\n"];
+
+    proptest::proptest! {
+        #[test]
+        fn sse_data_decodes_as_its_text_would(
+            parts in proptest::collection::vec((0..PIECES.len(), 0..PIECES.len(), 0..PIECES.len(), 0..PIECES.len()), 1..4),
+            lead in 0..PIECES.len(), trail in 0..PIECES.len(), shape in 0u8..4,
+        ) {
+            // A JSON-RPC message whose method, param name, a skipped member's key and value are made of
+            // the pieces, in one of a few shapes; around it, a piece each side (whitespace or not).
+            let mut data = PIECES[lead].to_vec();
+            for (m, n, k, v) in &parts {
+                let (m, n, k, v) = (PIECES[*m], PIECES[*n], PIECES[*k], PIECES[*v]);
+                let msg = [&br#"{"jsonrpc":"2.0","id":1,"method":""#[..], m, b"\",\"params\":{\"name\":\"", n, b"\",\"", k, b"\":\"", v, b"\"}}"].concat();
+                match shape {
+                    0 => data.extend_from_slice(&msg),
+                    1 => data.extend([&b"["[..], &msg, b",", &msg, b"]"].concat()),
+                    2 => data.extend([m, n].concat()),
+                    _ => data.extend([k, &msg[..msg.len() / 2]].concat()),
+                }
+            }
+            data.extend_from_slice(PIECES[trail]);
+            proptest::prop_assert_eq!(sse_payload(&data), payload_of_text(&data), "{:?}", String::from_utf8_lossy(&data));
+        }
+    }
+
+    #[test]
+    fn sse_data_blank_only_by_unicode_whitespace_gives_no_payload() {
+        for blank in [&b"\x0b"[..], b"\xc2\xa0 \n", b"\r\n\xe2\x80\xa8"] {
+            assert_eq!(sse_payload(blank), None, "{blank:?}");
+        }
+        // A replaced byte is not whitespace: the text is not blank, and not JSON.
+        assert!(matches!(sse_payload(b" \xff "), Some(Err(_))));
+        // Invalid UTF-8 in a kept string: the bytes do not read, the text does (the method gets U+FFFD).
+        let data = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\xffb\"}";
+        let Some(Ok(p)) = sse_payload(data) else { panic!("{:?}", sse_payload(data)) };
+        assert_eq!(p.messages.first().and_then(Message::method), Some("a\u{fffd}b"));
     }
 }

@@ -282,13 +282,15 @@ pub struct ResponseHead {
 
 /// One dispatched SSE event (WHATWG HTML §9.2.6). Fields are those of this event only. Its text is
 /// borrowed from the SSE parser's buffers, valid until the parser is fed again (copied only where it is not
-/// valid UTF-8, to replace what is not); `into_owned` keeps it longer.
+/// valid UTF-8, to replace what is not); `into_owned` keeps it longer. The data stays bytes: nearly all of
+/// it is JSON-RPC, which the JSON-RPC stage reads from the bytes (checking the text it keeps); decoding it as
+/// text first read every byte once more (`data_text` does, for the few that need the text).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SseEvent<'a> {
     /// `event:` field; `None` means the default type `message`.
     pub event: Option<Cow<'a, str>>,
-    /// `data:` lines joined with `\n`.
-    pub data: Cow<'a, str>,
+    /// `data:` lines joined with `\n`, as they came (see `data_text`).
+    pub data: Cow<'a, [u8]>,
     /// Whether any `data:` line was present (a priming event has `data:` with an empty value).
     pub has_data: bool,
     /// `id:` field of this event, if the event had one.
@@ -310,6 +312,11 @@ pub fn lossy(bytes: &[u8]) -> Cow<'_, str> {
 }
 
 impl SseEvent<'_> {
+    /// The data as text, decoded as §9.2.6 decodes the stream: UTF-8, U+FFFD for what is not valid.
+    pub fn data_text(&self) -> Cow<'_, str> {
+        lossy(&self.data)
+    }
+
     /// The event with its text copied out of the parser.
     pub fn into_owned(self) -> SseEvent<'static> {
         SseEvent {
@@ -1533,7 +1540,7 @@ mod tests {
     }
 
     fn sse(tx: TxId, data: &str) -> Ev {
-        Ev::Sse { tx: Some(tx), event: SseEvent { data: data.to_string().into(), has_data: true, ..Default::default() } }
+        Ev::Sse { tx: Some(tx), event: SseEvent { data: data.as_bytes().to_vec().into(), has_data: true, ..Default::default() } }
     }
 
     const POST1: &[u8] = b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 14\r\n\r\n{\"id\":1,\"a\":1}";
@@ -1723,7 +1730,7 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
             tx: Some(0),
             event: SseEvent {
                 id: Some("1".into()),
-                data: "{\"progress\":1}".into(),
+                data: b"{\"progress\":1}".to_vec().into(),
                 has_data: true,
                 ..Default::default()
             },
@@ -1752,7 +1759,7 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
                 tx: Some(0),
                 event: SseEvent {
                     event: Some("message".into()),
-                    data: "{\"id\":1}".into(),
+                    data: b"{\"id\":1}".to_vec().into(),
                     has_data: true,
                     ..Default::default()
                 }
@@ -2057,7 +2064,7 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
         let got = d.res(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: 123456\n\n");
         assert_eq!(got[1], Ev::Anomaly(HttpAnomaly::SseEventTooLarge));
         match &got[2] {
-            Ev::Sse { event, .. } => assert!(event.truncated && event.data == "1234"),
+            Ev::Sse { event, .. } => assert!(event.truncated && *event.data == *b"1234"),
             other => panic!("{other:?}"),
         }
     }
@@ -2121,7 +2128,7 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
         s.extend_from_slice(b"0\r\n\r\n");
         let whole = run_split(&r, &s, &[], &[]);
         assert!(whole.0.contains(&body_ev(0, body)), "{:?}", whole.0);
-        assert!(whole.0.iter().any(|e| matches!(e, Ev::Sse { tx: Some(1), event } if event.data == "{\"a\":1}")), "{:?}", whole.0);
+        assert!(whole.0.iter().any(|e| matches!(e, Ev::Sse { tx: Some(1), event } if *event.data == *b"{\"a\":1}")), "{:?}", whole.0);
         assert!(!whole.0.iter().any(|e| matches!(e, Ev::RespUndecoded { .. })));
         for i in 0..=s.len() {
             assert_eq!(run_split(&r, &s, &[], &[i]), whole, "response split at {i}");
@@ -2252,7 +2259,7 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
                 tx: Some(3),
                 event: SseEvent {
                     event: Some("message".into()),
-                    data: "{\"a\":1}".into(),
+                    data: b"{\"a\":1}".to_vec().into(),
                     has_data: true,
                     ..Default::default()
                 },

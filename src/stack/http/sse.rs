@@ -20,6 +20,8 @@
 //! Parser contract: [`SseParser::feed`] returns `(consumed, item)`; `item == None` means every input byte
 //! was consumed and more is needed.
 
+use std::borrow::Cow;
+
 use memchr::{memchr, memchr2};
 
 use super::{lossy, SseEvent};
@@ -458,7 +460,7 @@ impl SseParser {
         let l = self.lent?;
         Some(SseEvent {
             event: (!self.event.is_empty()).then(|| lossy(&self.event)),
-            data: lossy(&self.data),
+            data: Cow::Borrowed(&self.data),
             has_data: l.has_data,
             id: l.id_set.then(|| lossy(&self.id)),
             retry: l.retry,
@@ -510,7 +512,7 @@ mod tests {
 
     fn ev(data: &str) -> SseEvent<'static> {
         let data = data.to_string();
-        SseEvent { data: data.into(), has_data: true, ..Default::default() }
+        SseEvent { data: data.into_bytes().into(), has_data: true, ..Default::default() }
     }
 
     fn events(items: &[SseItem<'static>]) -> Vec<SseEvent<'static>> {
@@ -531,7 +533,7 @@ mod tests {
         let got = events(&run(&[text.as_bytes()]));
         assert_eq!(got.len(), 2);
         assert_eq!((got[0].event.as_deref(), got[0].id.as_deref()), (Some(kind.as_str()), Some(id.as_str())));
-        assert_eq!((got[1].event.as_deref(), got[1].id.as_deref(), &*got[1].data), (None, Some("7"), "y"));
+        assert_eq!((got[1].event.as_deref(), got[1].id.as_deref(), &*got[1].data_text()), (None, Some("7"), "y"));
     }
 
     #[test]
@@ -580,7 +582,7 @@ mod tests {
             events(&items),
             vec![SseEvent {
                 event: Some("message".into()),
-                data: "x".into(),
+                data: b"x".to_vec().into(),
                 has_data: true,
                 id: Some("42".into()),
                 retry: Some(1500),
@@ -641,7 +643,7 @@ mod tests {
             vec![SseItem::Event(SseEvent {
                 id: Some("1".into()),
                 has_data: true,
-                data: "".into(),
+                data: b"".to_vec().into(),
                 ..Default::default()
             })]
         );
@@ -679,7 +681,7 @@ mod tests {
         match &items[1] {
             SseItem::Event(e) => {
                 assert!(e.truncated);
-                assert_eq!(e.data, "01234567");
+                assert_eq!(e.data_text(), "01234567");
             }
             other => panic!("{other:?}"),
         }
@@ -690,7 +692,7 @@ mod tests {
     fn sse_cap_counts_data_joiner_and_other_fields() {
         let items = run_cap(&[b"data: 1234\ndata: x\n\n"], 4);
         assert_eq!(items[0], SseItem::TooLarge);
-        assert_eq!(events(&items)[0].data, "1234");
+        assert_eq!(events(&items)[0].data_text(), "1234");
         let items = run_cap(&[b"event: abcdef\nid: 123456\n\n"], 4);
         assert_eq!(items[0], SseItem::TooLarge);
         let e = &events(&items)[0];
@@ -715,7 +717,7 @@ mod tests {
 
     #[test]
     fn sse_invalid_utf8_is_replaced() {
-        assert_eq!(events(&run(&[b"data: \xFFok\n\n"]))[0].data, "\u{FFFD}ok");
+        assert_eq!(events(&run(&[b"data: \xFFok\n\n"]))[0].data_text(), "\u{FFFD}ok");
     }
 
     const FIXTURES: &[&[u8]] = &[

@@ -65,7 +65,7 @@ fn show(ev: &HttpEvent<'_>) -> Option<String> {
         HttpEvent::RequestEnd { tx, end, frame, .. } => format!("reqend {tx} {} @{frame}", end.as_str()),
         HttpEvent::Response { tx, head, frame, .. } => format!("resp {tx:?} {} {} @{frame}", head.status, head.headers.content_type().unwrap_or_default()),
         HttpEvent::ResponseBody { tx, bytes, .. } => format!("respbody {tx:?} {}", String::from_utf8_lossy(bytes)),
-        HttpEvent::Sse { tx, event, frame, .. } => format!("sse {tx:?} id={:?} {} @{frame}", event.id, event.data),
+        HttpEvent::Sse { tx, event, frame, .. } => format!("sse {tx:?} id={:?} {} @{frame}", event.id, event.data_text()),
         HttpEvent::SseComment { tx, .. } => format!("comment {tx:?}"),
         HttpEvent::ResponseEnd { tx, end, frame, .. } => format!("respend {tx:?} {} @{frame}", end.as_str()),
         HttpEvent::Anomaly { kind, .. } => format!("anomaly {}", kind.as_str()),
