@@ -179,7 +179,7 @@ impl Harness {
     pub fn event_named(&mut self, c: ConnId, tx: TxId, name: Option<&str>, id: Option<&str>, data: &str) {
         let event = SseEvent {
             event: name.map(Into::into),
-            data: data.as_bytes().to_vec().into(),
+            data: data.as_bytes().into(),
             has_data: true,
             id: id.map(Into::into),
             retry: None,

@@ -74,8 +74,8 @@ pub const IN_FLIGHT: usize = 32;
 /// batches the idle worker is not using. One or two workers get twice [`IN_FLIGHT`], as many as 32 a
 /// worker were, where more workers' state is not there to share the 64 MiB: 2-4 % faster than 32 a worker
 /// at N = 2 for the same peak RSS, and at N = 4 and 8 faster with 1-1.6 MB less; 96 were a few % faster
-/// again for 5 MiB more (docs/performance.md). Never fewer than three a worker, the lane's own and two, so
-/// that the reading thread always has one coming back.
+/// again for 5 MiB more in one comparison and no faster in a later one (docs/performance.md). Never fewer
+/// than three a worker, the lane's own and two, so that the reading thread always has one coming back.
 pub fn pooled(workers: usize) -> usize {
     let base = if workers <= 2 { 2 * IN_FLIGHT } else { IN_FLIGHT };
     base.max(3 * workers)

@@ -280,11 +280,11 @@ pub struct ResponseHead {
     pub headers: Headers,
 }
 
-/// One dispatched SSE event (WHATWG HTML §9.2.6). Fields are those of this event only. Its text is
-/// borrowed from the SSE parser's buffers, valid until the parser is fed again (copied only where it is not
-/// valid UTF-8, to replace what is not); `into_owned` keeps it longer. The data stays bytes: nearly all of
-/// it is JSON-RPC, which the JSON-RPC stage reads from the bytes (checking the text it keeps); decoding it as
-/// text first read every byte once more (`data_text` does, for the few that need the text).
+/// One dispatched SSE event (WHATWG HTML §9.2.6). Fields are those of this event only, borrowed from the SSE
+/// parser's buffers, valid until the parser is fed again; `into_owned` keeps them longer. The event type and
+/// id are text (copied only where they are not valid UTF-8, to replace what is not). The data stays bytes:
+/// nearly all of it is JSON-RPC, which the JSON-RPC stage reads from the bytes (checking the text it keeps);
+/// decoding it as text first read every byte once more (`data_text` does, for the few that need the text).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SseEvent<'a> {
     /// `event:` field; `None` means the default type `message`.
