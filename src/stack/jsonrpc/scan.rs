@@ -42,8 +42,9 @@ type R<T> = Result<T, String>;
 /// Where a string's text stops: the first quote, backslash or raw control character. The first eight
 /// bytes one word at a time (SWAR: a byte is flagged when it is below 0x20 or equals `"` or a backslash;
 /// borrows only flag bytes above a flagged one, so the lowest flag is exact): keys and most values end
-/// there. Longer text sixteen bytes at a time, every lane tested without a branch so that the compiler
-/// makes one SIMD test of the block (SSE2 is in every x86-64); the word test then finds the byte.
+/// there. Longer text sixteen bytes a step with SIMD (`wide`: SSE2 on every x86-64, NEON on aarch64), the
+/// flagged lanes gathered into a bitmask whose lowest bit is the answer; text that does not fill a last
+/// block is read as the sixteen bytes that end it, which overlap bytes already known to be plain.
 pub(super) fn special(s: &[u8]) -> Option<usize> {
     let Some((first, rest)) = s.split_first_chunk::<8>() else {
         return s.iter().position(|&c| flagged(c));
@@ -54,33 +55,32 @@ pub(super) fn special(s: &[u8]) -> Option<usize> {
     let mut blocks = rest.chunks_exact(16);
     let mut at = 8;
     for b in &mut blocks {
-        let mut any = false;
-        for &c in b {
-            any |= stop_distance(c) == 0;
-        }
-        if any {
-            let (lo, hi) = b.split_at(8);
-            let word = |w: &[u8]| <[u8; 8]>::try_from(w).ok().and_then(word_special);
-            return word(lo).or_else(|| word(hi).map(|k| k + 8)).map(|k| at + k);
+        if let Some(k) = block_special(b) {
+            return Some(at + k);
         }
         at += 16;
     }
-    blocks.remainder().iter().position(|&c| flagged(c)).map(|k| at + k)
+    let tail = blocks.remainder();
+    match s.len().checked_sub(16) {
+        _ if tail.is_empty() => None,
+        // The bytes before the tail are plain: the last sixteen may overlap them.
+        Some(last) => s.get(last..).and_then(block_special).map(|k| last + k),
+        None => tail.iter().position(|&c| flagged(c)).map(|k| at + k),
+    }
 }
 
-/// A byte that stops string text, tested alone (text shorter than a word, a block's tail).
+/// The first flagged lane of a 16-byte block.
+fn block_special(b: &[u8]) -> Option<usize> {
+    use wide::u8x16;
+    let v = u8x16::new(<[u8; 16]>::try_from(b).ok()?);
+    let stop = v.simd_eq(u8x16::splat(b'"')) | v.simd_eq(u8x16::splat(b'\\')) | v.saturating_sub(u8x16::splat(0x1f)).simd_eq(u8x16::ZERO);
+    let mask = stop.to_bitmask();
+    (mask != 0).then(|| mask.trailing_zeros() as usize)
+}
+
+/// A byte that stops string text, tested alone (text shorter than a block).
 fn flagged(c: u8) -> bool {
     (c == b'"') | (c == b'\\') | (c < 0x20)
-}
-
-/// Zero exactly where `flagged` is true: how far `c` is from a quote, from a backslash (XOR) and from
-/// the control characters (saturating difference), the least of the three. The same test as `flagged` in
-/// a shape the compiler maps onto byte-wise SIMD as it is (two XORs, a saturating subtraction, two
-/// minimums, one compare with zero for the whole block): `flagged`'s three compares joined by `|` came out
-/// as word unpacking and three mask extractions, and the block loop ran 12-15 % slower on the generator's
-/// text (docs/performance.md).
-fn stop_distance(c: u8) -> u8 {
-    (c ^ b'"').min(c ^ b'\\').min(c.saturating_sub(0x1f))
 }
 
 /// The first flagged byte of a word (SWAR: see `special`).
@@ -790,17 +790,21 @@ mod tests {
 
     #[test]
     fn special_at_every_offset_and_byte() {
-        // Each byte value at each position of a 43-byte run of plain text (the first word, two blocks of
-        // sixteen and a tail): the flags must be exact. Then with a quote closing the run: a byte wrongly
-        // flagged by a block's test must not hide it (the word test would find nothing in that block).
-        for pos in 0..43 {
-            for c in 0..=255u8 {
-                let mut b = vec![b'a'; 43];
-                b[pos] = c;
-                let flagged = c == b'"' || c == b'\\' || c < 0x20;
-                assert_eq!(special(&b), flagged.then_some(pos), "byte {c:#x} at {pos}");
-                b.push(b'"');
-                assert_eq!(special(&b), Some(if flagged { pos } else { 43 }), "byte {c:#x} at {pos}, then a quote");
+        // Each byte value at each position of a run of plain text: 12 bytes (the first word and a tail too
+        // short for a block), 40 (the word and two whole blocks) and 43 (the word, two blocks and a tail
+        // read as the last sixteen bytes, overlapping the second block). The flags must be exact. Then with
+        // a quote closing the run: a byte wrongly flagged must not hide it.
+        for len in [12, 40, 43] {
+            for pos in 0..len {
+                for c in 0..=255u8 {
+                    let mut b = vec![b'a'; len];
+                    b[pos] = c;
+                    let flagged = c == b'"' || c == b'\\' || c < 0x20;
+                    assert_eq!(special(&b), flagged.then_some(pos), "byte {c:#x} at {pos} of {len}");
+                    b.push(b'"');
+                    let want = Some(if flagged { pos } else { len });
+                    assert_eq!(special(&b), want, "byte {c:#x} at {pos} of {len}, then a quote");
+                }
             }
         }
     }
