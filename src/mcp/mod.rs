@@ -624,9 +624,16 @@ impl McpTracker {
             }
         };
         let wanted = KeyRef { server, ident };
-        // The session usually exists: its stored key is shared, and only a new session's key is built.
-        let key = self.sessions.find(&wanted).cloned().unwrap_or_else(|| wanted.to_owned_key());
-        let (s, evicted) = self.sessions.entry(&key, ts, self.limits.max_sessions);
+        // The session usually exists: found with one lookup, its stored key shared. Only a new session's
+        // key is built, and hashed again to insert it.
+        let (s, evicted) = match self.sessions.get_mut(&wanted) {
+            Some(s) => (s, None),
+            None => {
+                let key = wanted.to_owned_key();
+                self.sessions.entry(&key, ts, self.limits.max_sessions)
+            }
+        };
+        let key = s.key.clone();
         s.last_seen = s.last_seen.max(ts);
         if s.host.is_empty() {
             s.host = Arc::clone(&info.host);
