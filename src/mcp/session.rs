@@ -391,11 +391,6 @@ impl SessionTable {
         self.map.contains_key(key)
     }
 
-    /// The stored key equal to `key`, if its session exists (cloning it shares its strings).
-    pub fn find(&self, key: &dyn AsKeyRef) -> Option<&SessionKey> {
-        self.map.get_key_value(key).map(|(k, _)| k)
-    }
-
     /// The session of `key`, created at `ts` if new. At `cap` sessions a new one first evicts one (the
     /// oldest on probation, else the oldest protected), which is returned for the caller to count and
     /// release.
@@ -563,7 +558,8 @@ mod table_tests {
             t.entry(&r.to_owned_key(), Timestamp(i as i64), 100);
         }
         for (i, r) in refs.iter().enumerate() {
-            let found = t.find(r);
+            // The session's own key is the one it is stored under (what `session_for` shares).
+            let found = t.get(r).map(|s| &s.key);
             assert_eq!(found.is_some(), i % 2 == 0, "{r:?}");
             if let Some(k) = found {
                 assert_eq!(k, &r.to_owned_key());
@@ -571,8 +567,8 @@ mod table_tests {
             }
         }
         // Another server, or the same id under another transport, is another session.
-        assert!(t.find(&KeyRef { server: "127.0.0.1:8001".parse().unwrap(), ident: IdentRef::McpSessionId("s1") }).is_none());
-        assert!(t.find(&KeyRef { server, ident: IdentRef::McpSessionId("s2") }).is_none());
+        assert!(!t.contains_key(&KeyRef { server: "127.0.0.1:8001".parse().unwrap(), ident: IdentRef::McpSessionId("s1") }));
+        assert!(!t.contains_key(&KeyRef { server, ident: IdentRef::McpSessionId("s2") }));
     }
 
     #[test]
