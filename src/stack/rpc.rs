@@ -97,14 +97,11 @@ impl Gather {
 /// strings; a string the scanner keeps is checked as UTF-8, so reading the bytes succeeds only where the
 /// strings kept are valid, and then the same; a string it skips, invalid or replaced, decides nothing.
 fn sse_payload(data: &[u8]) -> Option<Result<Payload, ParseProblem>> {
-    let rest = data.trim_ascii();
-    match rest.first() {
-        None => return None,
-        // Never whitespace: the text is not blank.
-        Some(c) if c.is_ascii_graphic() => {}
-        // What `str::trim` counts as whitespace beyond `trim_ascii`'s (U+000B, U+0085, U+00A0, ...).
-        Some(_) if lossy(data).trim().is_empty() => return None,
-        Some(_) => {}
+    let first = *data.trim_ascii().first()?;
+    // An ASCII graphic byte is never whitespace; anything else may be what `str::trim` counts as whitespace
+    // beyond `trim_ascii`'s (U+000B, U+0085, U+00A0, ...).
+    if !first.is_ascii_graphic() && lossy(data).trim().is_empty() {
+        return None;
     }
     match jsonrpc::parse(data) {
         Err(_) if std::str::from_utf8(data).is_err() => Some(jsonrpc::parse(lossy(data).as_bytes())),

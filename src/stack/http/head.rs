@@ -189,25 +189,13 @@ fn field_by_field(fields: &[httparse::Header<'_>], bytes: usize) -> Headers {
 
 /// `own_headers` for the usual head, with no obs-fold and every value valid UTF-8: the fields copied as
 /// they are and the text checked once, instead of a UTF-8 check per value ([`field_by_field`] gives the
-/// same headers, and takes every other head). Names are ASCII (httparse
-/// reads them as tokens), so the whole text is valid exactly when every value is; `None` sends any other
-/// head to the field-by-field copy.
+/// same headers, and takes every other head: `None`).
 fn plain_headers(fields: &[httparse::Header<'_>], bytes: usize) -> Option<Headers> {
-    // ALLOC: as `own_headers`' buffers.
-    let mut text = Vec::with_capacity(bytes);
-    let mut ends = super::Ends::with_capacity(fields.len());
-    for f in fields {
-        if memchr2(b'\r', b'\n', f.value).is_some() {
-            return None;
-        }
-        let start = text.len();
-        text.extend_from_slice(f.name.as_bytes());
-        text.get_mut(start..)?.make_ascii_lowercase();
-        let name_end = super::offset(text.len());
-        text.extend_from_slice(f.value);
-        ends.push((name_end, super::offset(text.len())));
+    if fields.iter().any(|f| memchr2(b'\r', b'\n', f.value).is_some()) {
+        return None;
     }
-    Some(Headers { text: String::from_utf8(text).ok()?, ends })
+    // httparse reads names as tokens: ASCII, so the whole text is valid exactly when every value is.
+    Headers::from_utf8_fields(fields.iter().map(|f| (f.name.as_bytes(), f.value)), fields.len(), bytes)
 }
 
 /// Finds the end of a head: the offset in `buf` just past the empty line that ends the header section

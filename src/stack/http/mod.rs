@@ -115,6 +115,23 @@ impl Headers {
         Headers { text: String::with_capacity(bytes), ends: Ends::with_capacity(fields) }
     }
 
+    /// Headers from `fields` (name, value) of `bytes` bytes in all, copied as they are (names lower-cased)
+    /// and checked as UTF-8 once, whole: `None` if the text is not valid.
+    pub(crate) fn from_utf8_fields<'a>(fields: impl Iterator<Item = (&'a [u8], &'a [u8])>, count: usize, bytes: usize) -> Option<Headers> {
+        // ALLOC: the head's text and its field offsets, as `with_capacity`.
+        let mut text = Vec::with_capacity(bytes);
+        let mut ends = Ends::with_capacity(count);
+        for (name, value) in fields {
+            let start = text.len();
+            text.extend_from_slice(name);
+            text.get_mut(start..)?.make_ascii_lowercase();
+            let name_end = offset(text.len());
+            text.extend_from_slice(value);
+            ends.push((name_end, offset(text.len())));
+        }
+        Some(Headers { text: String::from_utf8(text).ok()?, ends })
+    }
+
     /// Starts a field with its name (lower-cased); [`Headers::push_value`] must follow.
     pub(crate) fn push_name(&mut self, name: &str) {
         let start = self.text.len();
