@@ -97,6 +97,48 @@ const DATA_KEEP: usize = 64 << 10;
 /// bytes by doubling.
 const DATA_FIRST: usize = 4 << 10;
 
+/// Data buffers a thread keeps for its next parsers ([`spare`]).
+const SPARE_BUFFERS: usize = 8;
+
+/// Data buffers of finished parsers, kept for the next ones on the same thread: most event streams answer
+/// one POST and end, so without them each allocated its buffer afresh and grew it by doubling (copying what
+/// it held) to the size of its largest event, on every response. An allocator's thread cache in
+/// miniature: a buffer holds no state once cleared, so which parser gets which cannot change what is
+/// read. At most [`SPARE_BUFFERS`] of at most [`DATA_KEEP`] bytes each a thread (512 KiB); a thread is
+/// one analysis (one thread, or one `--threads` worker), whose parsers are the only users.
+mod spare {
+    use std::cell::RefCell;
+
+    thread_local! {
+        static SPARE: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// A kept buffer (empty, with its capacity), or a new empty one.
+    pub(super) fn take() -> Vec<u8> {
+        SPARE.with(|s| s.borrow_mut().pop()).unwrap_or_default()
+    }
+
+    /// Keeps `buf` for a later parser if it is not too large and there is room.
+    pub(super) fn give(mut buf: Vec<u8>) {
+        if buf.capacity() == 0 || buf.capacity() > super::DATA_KEEP {
+            return;
+        }
+        buf.clear();
+        SPARE.with(|s| {
+            let mut s = s.borrow_mut();
+            if s.len() < super::SPARE_BUFFERS {
+                // ALLOC: the list of kept buffers, SPARE_BUFFERS entries at most.
+                s.push(buf);
+            }
+        });
+    }
+
+    #[cfg(test)]
+    pub(super) fn kept() -> Vec<usize> {
+        SPARE.with(|s| s.borrow().iter().map(Vec::capacity).collect())
+    }
+}
+
 /// An event type or id: inline up to the length of a UUID (36), so a stream's parser does not allocate for them.
 type Short = smallvec::SmallVec<[u8; 36]>;
 
@@ -143,6 +185,12 @@ struct Lent {
     retry: Option<u64>,
     has_data: bool,
     truncated: bool,
+}
+
+impl Drop for SseParser {
+    fn drop(&mut self) {
+        spare::give(std::mem::take(&mut self.data));
+    }
 }
 
 impl SseParser {
@@ -374,7 +422,9 @@ impl SseParser {
                 too_large |= t;
                 let part = chunk.get(..n).unwrap_or(&[]);
                 if self.data.capacity() == 0 && !part.is_empty() {
-                    // ALLOC: event data, DATA_FIRST or the cap if smaller.
+                    self.data = spare::take();
+                    // ALLOC: event data, DATA_FIRST or the cap if smaller (nothing for a kept buffer at
+                    // least that large).
                     self.data.reserve(DATA_FIRST.min(self.max_event_bytes).max(part.len()));
                 }
                 // ALLOC: event data, bounded by limits::max_sse_event_bytes (budget above).
@@ -523,6 +573,50 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn a_finished_parsers_data_buffer_serves_the_next_one_empty() {
+        // Each test runs on its own thread, so the kept buffers are this test's alone.
+        let big = "x".repeat(20_000);
+        let first = run(&[format!("data: {big}\n\n").as_bytes()]);
+        assert_eq!(events(&first), vec![ev(&big)]);
+        let kept = spare::kept();
+        assert!(matches!(kept.as_slice(), [c] if *c >= 20_000), "{kept:?}");
+        // The next parser starts from that buffer: none of the earlier event's bytes show.
+        let other = "y".repeat(30_000);
+        let mut p = SseParser::new(1 << 20);
+        let (_, item) = p.feed(b"data: ok\n\n");
+        assert_eq!(item.map(SseItem::into_owned), Some(SseItem::Event(ev("ok"))));
+        assert!(spare::kept().is_empty(), "taken by the parser that needed one");
+        drop(p);
+        let second = run(&[b"data: a\n\n", format!("data: {other}\n\ndata: b\n\n").as_bytes()]);
+        assert_eq!(events(&second), vec![ev("a"), ev(&other), ev("b")]);
+    }
+
+    #[test]
+    fn kept_data_buffers_are_few_and_not_large() {
+        let large = "z".repeat(DATA_KEEP + 1);
+        assert_eq!(events(&run(&[format!("data: {large}\n\n").as_bytes()])), vec![ev(&large)]);
+        assert!(spare::kept().is_empty(), "a buffer over DATA_KEEP is released");
+        // So is one a stream dropped in the middle of its event.
+        let mut p = SseParser::new(1 << 20);
+        let _ = p.feed(format!("data: {large}").as_bytes());
+        assert!(p.has_pending_event());
+        drop(p);
+        assert!(spare::kept().is_empty(), "a buffer over DATA_KEEP, dropped mid-event, is released");
+        // A parser that never read data has no buffer to give.
+        drop(SseParser::new(1 << 20));
+        assert!(spare::kept().is_empty());
+        let parsers: Vec<SseParser> = (0..SPARE_BUFFERS + 2)
+            .map(|_| {
+                let mut p = SseParser::new(1 << 20);
+                let _ = p.feed(b"data: {}\n\n");
+                p
+            })
+            .collect();
+        drop(parsers);
+        assert_eq!(spare::kept().len(), SPARE_BUFFERS);
     }
 
     #[test]
