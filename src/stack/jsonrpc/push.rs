@@ -614,7 +614,8 @@ impl Push {
         let rest = b.get(*i..).unwrap_or_default();
         if let Some(k) = special(rest) {
             if let (Some(b'"'), Some(text)) = (rest.get(k), rest.get(..k)) {
-                if sink != Sink::Skip && std::str::from_utf8(text).is_err() {
+                // (ASCII, as keys and most values are, is UTF-8: decided inline, without the call.)
+                if sink != Sink::Skip && !text.is_ascii() && std::str::from_utf8(text).is_err() {
                     return Err("invalid UTF-8 in a string");
                 }
                 *i += k + 1;
@@ -846,7 +847,8 @@ impl Push {
                     let span = rest.get(..stop.unwrap_or(rest.len())).unwrap_or_default();
                     *i += span.len();
                     if s.sink != Sink::Skip {
-                        if let Err(e) = std::str::from_utf8(span) {
+                        // (ASCII is UTF-8: decided inline, without the call.)
+                        if let Some(e) = (!span.is_ascii()).then(|| std::str::from_utf8(span).err()).flatten() {
                             // Only a sequence cut by the chunk's end may be incomplete: the bytes that
                             // stop a span are ASCII.
                             if e.error_len().is_some() || stop.is_some() {
