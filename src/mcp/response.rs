@@ -499,7 +499,10 @@ pub(super) fn reply_delivered<F: FnMut(Fact)>(
     let (client, endpoint, ts) = evidence;
     let ctx = |s: &Session, frames: Vec<u64>| context(s, client, Arc::clone(endpoint), ts, frames);
     let outstanding = s.reply_arrived(id);
-    if let Some(&(first_frame, first_stream)) = s.answered.get(id) {
+    // The latest delivery is the one a later duplicate repeats. One lookup for an id answered before (a
+    // duplicate), one more to insert a new one.
+    let earlier = s.answered.get_mut(id).map(|slot| std::mem::replace(slot, (at.frame, at.stream)));
+    if let Some((first_frame, first_stream)) = earlier {
         out(Fact {
             ctx: ctx(s, vec![first_frame, at.frame]),
             kind: FactKind::DuplicateResponse(facts::DuplicateResponse {
@@ -509,9 +512,7 @@ pub(super) fn reply_delivered<F: FnMut(Fact)>(
                 outstanding,
             }),
         });
-    }
-    if s.answered.contains_key(id) || s.answered.len() < cap {
-        // The latest delivery is the one a later duplicate repeats.
+    } else if s.answered.len() < cap {
         // ALLOC: one answered id, bounded by 4 x limits::max_pending_per_session
         s.answered.insert(id.clone(), (at.frame, at.stream));
     }
@@ -637,6 +638,32 @@ mod tests {
         assert_eq!(dups.len(), 3);
         assert!(dups.iter().all(|f| matches!(&f.kind, FactKind::DuplicateResponse(d) if d.outstanding)));
         assert_eq!(h.alarms(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_duplicate_repeats_the_latest_delivery_of_its_id() {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        let meta = r#"{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#;
+        for _ in 0..4 {
+            let tx = h.post(c, &["MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/call", "Mcp-Name: t"], &call(1, "tools/call", meta));
+            h.json(c, tx, &[], &tool_result(1));
+        }
+        h.finish();
+        // Each duplicate names the delivery just before it (its frame), not the first one.
+        let pairs: Vec<(i64, u64)> = h
+            .facts_of("duplicate_response")
+            .iter()
+            .map(|f| match &f.kind {
+                FactKind::DuplicateResponse(d) => (d.first_frame, *f.ctx.frames.last().unwrap()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(pairs.len(), 3);
+        for w in pairs.windows(2) {
+            assert_eq!(w[1].0, w[0].1 as i64, "{pairs:?}");
+        }
+        assert!(pairs[0].0 < pairs[0].1 as i64);
     }
 
     #[test]
