@@ -624,16 +624,22 @@ mod tests {
     use crate::mcp::harness::*;
     use crate::reassembly::EndReason;
 
-    #[test]
-    fn stateless_client_reusing_id_1_on_every_call_is_no_duplicate() {
+    /// A stateless (2026-07-28) client calling a tool `n` times, each call with id 1, each answered.
+    fn stateless_calls_with_id_1(n: usize) -> Harness {
         let mut h = Harness::new();
         let c = h.connect("10.0.0.1:40000");
         let meta = r#"{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#;
-        for _ in 0..4 {
+        for _ in 0..n {
             let tx = h.post(c, &["MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/call", "Mcp-Name: t"], &call(1, "tools/call", meta));
             h.json(c, tx, &[], &tool_result(1));
         }
         h.finish();
+        h
+    }
+
+    #[test]
+    fn stateless_client_reusing_id_1_on_every_call_is_no_duplicate() {
+        let h = stateless_calls_with_id_1(4);
         let dups = h.facts_of("duplicate_response");
         assert_eq!(dups.len(), 3);
         assert!(dups.iter().all(|f| matches!(&f.kind, FactKind::DuplicateResponse(d) if d.outstanding)));
@@ -642,14 +648,7 @@ mod tests {
 
     #[test]
     fn a_duplicate_repeats_the_latest_delivery_of_its_id() {
-        let mut h = Harness::new();
-        let c = h.connect("10.0.0.1:40000");
-        let meta = r#"{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#;
-        for _ in 0..4 {
-            let tx = h.post(c, &["MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/call", "Mcp-Name: t"], &call(1, "tools/call", meta));
-            h.json(c, tx, &[], &tool_result(1));
-        }
-        h.finish();
+        let h = stateless_calls_with_id_1(4);
         // Each duplicate names the delivery just before it (its frame), not the first one.
         let pairs: Vec<(i64, u64)> = h
             .facts_of("duplicate_response")
