@@ -23,7 +23,7 @@
 use std::borrow::Cow;
 use std::mem;
 
-use super::scan::{special, Brackets, Num, Scan, Wire};
+use super::scan::{special, utf8_error, Brackets, Num, Scan, Wire};
 use super::{convert, ClientInfo, Id, Meta, Params, ParseProblem, Payload, StringOrOther};
 
 type R<T> = Result<T, &'static str>;
@@ -614,8 +614,7 @@ impl Push {
         let rest = b.get(*i..).unwrap_or_default();
         if let Some(k) = special(rest) {
             if let (Some(b'"'), Some(text)) = (rest.get(k), rest.get(..k)) {
-                // (ASCII, as keys and most values are, is UTF-8: decided inline, without the call.)
-                if sink != Sink::Skip && !text.is_ascii() && std::str::from_utf8(text).is_err() {
+                if sink != Sink::Skip && utf8_error(text).is_some() {
                     return Err("invalid UTF-8 in a string");
                 }
                 *i += k + 1;
@@ -847,8 +846,7 @@ impl Push {
                     let span = rest.get(..stop.unwrap_or(rest.len())).unwrap_or_default();
                     *i += span.len();
                     if s.sink != Sink::Skip {
-                        // (ASCII is UTF-8: decided inline, without the call.)
-                        if let Some(e) = (!span.is_ascii()).then(|| std::str::from_utf8(span).err()).flatten() {
+                        if let Some(e) = utf8_error(span) {
                             // Only a sequence cut by the chunk's end may be incomplete: the bytes that
                             // stop a span are ASCII.
                             if e.error_len().is_some() || stop.is_some() {

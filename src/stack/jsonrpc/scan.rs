@@ -69,6 +69,15 @@ pub(super) fn special(s: &[u8]) -> Option<usize> {
     }
 }
 
+/// The UTF-8 error of string text, if it has one. ASCII text, as nearly every member name and kept value
+/// is, is decided inline: a `str::from_utf8` call costs more than that check on a few bytes.
+pub(super) fn utf8_error(text: &[u8]) -> Option<std::str::Utf8Error> {
+    if text.is_ascii() {
+        return None;
+    }
+    std::str::from_utf8(text).err()
+}
+
 /// The first flagged lane of a 16-byte block.
 fn block_special(b: &[u8]) -> Option<usize> {
     use wide::u8x16;
@@ -304,15 +313,14 @@ impl<'a> Scan<'a> {
         Ok(n)
     }
 
-    /// A member name (the opening quote at `i`), read as `string` reads it and handed on as bytes: a name
-    /// of ASCII text with no escape, as nearly all are, is then checked inline instead of by
-    /// `str::from_utf8`, whose call costs more than the check on a name's few bytes. Names are only
+    /// A member name (the opening quote at `i`), read as `string` reads it and handed on as bytes, so
+    /// that a name with no escape is only checked ([`utf8_error`]), never made a `str`: names are only
     /// compared with the ASCII names the schema knows.
     fn key(&mut self) -> R<Cow<'a, [u8]>> {
         let rest = self.b.get(self.i + 1..).unwrap_or_default();
         if let Some(k) = special(rest) {
             if let (Some(b'"'), Some(name)) = (rest.get(k), rest.get(..k)) {
-                if name.is_ascii() {
+                if utf8_error(name).is_none() {
                     self.i += k + 2;
                     return Ok(Cow::Borrowed(name));
                 }
