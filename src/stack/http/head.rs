@@ -16,7 +16,7 @@
 
 use std::mem::MaybeUninit;
 
-use memchr::{memchr, memchr2, memchr3};
+use memchr::{memchr, memchr2, memchr3, memchr_iter};
 
 use super::{Headers, Interned, RequestHead, ResponseHead};
 use crate::decode::flow_key::Direction;
@@ -114,7 +114,7 @@ fn request_into<'b>(buf: &'b [u8], slots: &mut [MaybeUninit<httparse::Header<'b>
     let mut req = httparse::Request::new(&mut []);
     match config().parse_request_with_uninit_headers(&mut req, buf, slots) {
         Ok(httparse::Status::Complete(len)) => {
-            let (headers, dropped_headers) = own_headers(req.headers);
+            let (headers, dropped_headers) = own_headers(req.headers, buf.get(..len).unwrap_or(buf));
             let target = req.path.unwrap_or_default();
             // ALLOC: a new target (and a method other than RFC 9110's), bounded by limits::max_header_bytes.
             let head = RequestHead {
@@ -135,7 +135,7 @@ fn response_into<'b>(buf: &'b [u8], slots: &mut [MaybeUninit<httparse::Header<'b
     let mut res = httparse::Response::new(&mut []);
     match config().parse_response_with_uninit_headers(&mut res, buf, slots) {
         Ok(httparse::Status::Complete(len)) => {
-            let (headers, dropped_headers) = own_headers(res.headers);
+            let (headers, dropped_headers) = own_headers(res.headers, buf.get(..len).unwrap_or(buf));
             // ALLOC: an uncommon reason phrase, bounded by limits::max_header_bytes.
             let head = ResponseHead {
                 status: res.code.unwrap_or_default(),
@@ -153,15 +153,26 @@ fn response_into<'b>(buf: &'b [u8], slots: &mut [MaybeUninit<httparse::Header<'b
 
 /// Owned copies of the first [`MAX_HEADERS`] fields: names lower-cased (RFC 9110 §5.1: field names
 /// are case-insensitive), values as lossy UTF-8 with each obs-fold replaced by one SP (RFC 9112 §5.2:
-/// a recipient "MAY replace each received obs-fold with one or more SP octets").
-fn own_headers(fields: &[httparse::Header<'_>]) -> (Headers, usize) {
+/// a recipient "MAY replace each received obs-fold with one or more SP octets"). `head`: the head's bytes,
+/// start line to empty line, that httparse read the fields from.
+fn own_headers(fields: &[httparse::Header<'_>], head: &[u8]) -> (Headers, usize) {
     let kept = fields.len().min(MAX_HEADERS);
     // ALLOC: one buffer for the names and values and one for their offsets (at most MAX_HEADERS fields),
     // bounded by limits::max_header_bytes.
     let bytes = fields.iter().take(kept).fold(0usize, |n, f| n.saturating_add(f.name.len()).saturating_add(f.value.len()));
     let fields_kept = fields.get(..kept).unwrap_or(fields);
-    let out = plain_headers(fields_kept, bytes).unwrap_or_else(|| field_by_field(fields_kept, bytes));
+    let plain = if unfolded(head, fields.len()) { plain_headers(fields_kept, bytes) } else { None };
+    let out = plain.unwrap_or_else(|| field_by_field(fields_kept, bytes));
     (out, fields.len().saturating_sub(kept))
+}
+
+/// Whether a parsed head of `fields` fields has no line end beyond its start line's, one per field line and
+/// the empty line's: then no value holds an obs-fold, which adds one (httparse takes no bare CR in a value).
+/// One count over the head (SIMD) instead of a search in every value. A head with more line ends (a fold,
+/// an invalid field line httparse skipped, blank lines before the start line) takes the field-by-field
+/// copy, which gives the same headers for any head.
+fn unfolded(head: &[u8], fields: usize) -> bool {
+    memchr_iter(b'\n', head).count() == fields.saturating_add(2)
 }
 
 /// `own_headers`, one field at a time: each value decoded as lossy UTF-8, each obs-fold made one SP.
@@ -187,13 +198,10 @@ fn field_by_field(fields: &[httparse::Header<'_>], bytes: usize) -> Headers {
     out
 }
 
-/// `own_headers` for the usual head, with no obs-fold and every value valid UTF-8: the fields copied as
-/// they are and the text checked once, instead of a UTF-8 check per value ([`field_by_field`] gives the
-/// same headers, and takes every other head: `None`).
+/// `own_headers` for the usual head, with no obs-fold ([`unfolded`]) and every value valid UTF-8: the
+/// fields copied as they are and the text checked once, instead of a UTF-8 check per value
+/// ([`field_by_field`] gives the same headers, and takes every other head: `None`).
 fn plain_headers(fields: &[httparse::Header<'_>], bytes: usize) -> Option<Headers> {
-    if fields.iter().any(|f| memchr2(b'\r', b'\n', f.value).is_some()) {
-        return None;
-    }
     // httparse reads names as tokens: ASCII, so the whole text is valid exactly when every value is.
     Headers::from_utf8_fields(fields.iter().map(|f| (f.name.as_bytes(), f.value)), fields.len(), bytes)
 }
@@ -363,22 +371,74 @@ mod tests {
                 proptest::sample::select(vec!["Content-Type", "mcp-session-id", "HOST", "X-a"]),
                 proptest::collection::vec(proptest::prop_oneof![
                     proptest::prelude::Just(b'a'), proptest::prelude::Just(b' '), proptest::prelude::Just(b'\t'),
-                    proptest::prelude::Just(b'\r'), proptest::prelude::Just(b'\n'), proptest::prelude::Just(0xc3u8),
-                    proptest::prelude::Just(0xa9u8), proptest::prelude::Just(0xffu8), proptest::prelude::Just(b'Z'),
+                    proptest::prelude::Just(0xc3u8), proptest::prelude::Just(0xa9u8), proptest::prelude::Just(0xffu8),
+                    proptest::prelude::Just(b'Z'),
                 ], 0..12),
             ), 0..6)
         ) {
-            // Values mixing ASCII, a two-byte character, its halves alone, invalid bytes and obs-folds:
-            // the single-check copy either declines or gives exactly the field-by-field headers, and it
-            // declines only a head with an obs-fold or a value that is not UTF-8.
+            // Values with no obs-fold (`unfolded` sends the others to the field-by-field copy) mixing
+            // ASCII, a two-byte character, its halves alone and invalid bytes: the single-check copy
+            // either declines or gives exactly the field-by-field headers, and it declines only a head
+            // with a value that is not UTF-8.
             let headers: Vec<httparse::Header<'_>> = fields.iter().map(|(n, v)| httparse::Header { name: n, value: v }).collect();
             let bytes = fields.iter().map(|(n, v)| n.len() + v.len()).sum();
             let plain = plain_headers(&headers, bytes);
-            let usual = fields.iter().all(|(_, v)| !v.contains(&b'\r') && !v.contains(&b'\n') && std::str::from_utf8(v).is_ok());
+            let usual = fields.iter().all(|(_, v)| std::str::from_utf8(v).is_ok());
             proptest::prop_assert_eq!(plain.is_some(), usual);
             if let Some(p) = plain {
                 proptest::prop_assert_eq!(p, field_by_field(&headers, bytes));
             }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_head_is_owned_as_field_by_field_whatever_its_lines(
+            blank_lines in 0usize..2,
+            lf_only in proptest::bool::ANY,
+            lines in proptest::collection::vec((
+                0u8..4,
+                proptest::sample::select(vec!["Content-Type", "mcp-session-id", "X-a"]),
+                proptest::collection::vec(proptest::sample::select(vec![b'a', b' ', b'\t', 0xc3u8, 0xa9, b'Z']), 1..6),
+            ), 0..6)
+        ) {
+            // Response heads (where httparse takes obs-folds) with folded values, invalid field lines it
+            // skips and blank lines before the status line: the owned headers are the field-by-field copy
+            // of what httparse read, and the count takes the single-check copy exactly for the head with
+            // none of the three.
+            let eol: &[u8] = if lf_only { b"\n" } else { b"\r\n" };
+            let mut buf = eol.repeat(blank_lines);
+            buf.extend_from_slice(b"HTTP/1.1 200 OK");
+            buf.extend_from_slice(eol);
+            let mut plain = blank_lines == 0;
+            for (kind, name, value) in &lines {
+                match kind {
+                    // A line with no colon: skipped (`ignore_invalid_headers_in_responses`).
+                    0 => buf.extend_from_slice(b"no colon"),
+                    1 => {
+                        buf.extend_from_slice(format!("{name}: x").as_bytes());
+                        buf.extend_from_slice(eol);
+                        buf.push(b' ');
+                        buf.extend_from_slice(value);
+                    }
+                    _ => {
+                        buf.extend_from_slice(format!("{name}: ").as_bytes());
+                        buf.extend_from_slice(value);
+                    }
+                }
+                plain &= *kind > 1;
+                buf.extend_from_slice(eol);
+            }
+            buf.extend_from_slice(eol);
+            let mut slots = [httparse::EMPTY_HEADER; 16];
+            let mut res = httparse::Response::new(&mut slots);
+            let Ok(httparse::Status::Complete(len)) = config().parse_response(&mut res, &buf) else {
+                return Err(proptest::test_runner::TestCaseError::fail(format!("not a head: {:?}", String::from_utf8_lossy(&buf))));
+            };
+            let head = &buf[..len];
+            proptest::prop_assert_eq!(unfolded(head, res.headers.len()), plain);
+            let bytes = res.headers.iter().map(|f| f.name.len() + f.value.len()).sum();
+            proptest::prop_assert_eq!(own_headers(res.headers, head).0, field_by_field(res.headers, bytes));
         }
     }
 
