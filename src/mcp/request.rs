@@ -56,6 +56,9 @@ pub(super) struct Req {
     first: Method,
     /// What keys its session (`key_info`), once built.
     pub(super) key: Option<KeyInfo>,
+    /// `declares_2026`, judged once the body is: asked five times a request, each a walk of the headers
+    /// and the messages.
+    declares: Option<bool>,
     /// Request-side facts were emitted (at RequestEnd, or at the response if that came first).
     pub(super) checked: bool,
 }
@@ -66,7 +69,7 @@ impl Req {
     pub(super) fn from_head(head: RequestHead, frame: u64, ts: Timestamp, names: &mut Names) -> Req {
         let host = names.host.intern(head.headers.get("host").unwrap_or(""));
         let sid = head.headers.get("mcp-session-id").map(|s| names.sid.intern(s));
-        Req { head, h2_stream: None, frame, ts, messages: None, host, sid, first: Method::default(), key: None, checked: false }
+        Req { head, h2_stream: None, frame, ts, messages: None, host, sid, first: Method::default(), key: None, declares: None, checked: false }
     }
 
     /// The HTTP method.
@@ -154,6 +157,7 @@ impl Req {
         stats.jsonrpc_messages += msgs.len() as u64;
         self.first = Method(msgs.iter().find_map(Message::method_name).cloned().unwrap_or_default());
         self.messages = Some(msgs);
+        self.declares = Some(self.judge_2026());
     }
 
     /// The request is judged: a body the JSON-RPC stage did not report had no bytes.
@@ -201,6 +205,11 @@ impl Req {
     /// 2026-07-28 or later, a `_meta` protocol version, or a method only that revision has. An
     /// `Mcp-Method` header alone does not: clients send it on classic `initialize` requests too.
     pub(super) fn declares_2026(&self) -> bool {
+        self.declares.unwrap_or_else(|| self.judge_2026())
+    }
+
+    /// `declares_2026` from the head and the messages as they are now.
+    fn judge_2026(&self) -> bool {
         self.proto_version().is_some_and(|v| v.trim() >= MODERN)
             || self.messages().iter().any(|m| {
                 matches!(m.method(), Some("server/discover" | "subscriptions/listen"))
@@ -374,6 +383,29 @@ mod tests {
         assert!(Arc::ptr_eq(&e.endpoint(), &e.head.target));
         let q = Req::from_head(RequestHead { target: "/messages?sessionId=9".into(), ..head("b:2", None) }, 6, ts, &mut names);
         assert_eq!(&*q.endpoint(), "/messages");
+    }
+
+    #[test]
+    fn a_body_alone_declares_2026_once_it_is_judged() {
+        // No 2026 header: only the body says it, by a `_meta` protocol version or by a method of that
+        // revision alone. Before the body is judged the request declares nothing; after, it declares
+        // 2026 and is keyed as a stateless exchange (the answer is kept, so it must be taken after).
+        use super::{Names, Req};
+        use crate::http::{Headers, RequestHead};
+        let bodies: [&[u8]; 2] = [
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"server/discover"}"#,
+        ];
+        for body in bodies {
+            let head = RequestHead { method: "POST".into(), target: "/mcp".into(), version: 1, headers: Headers::from_pairs(vec![("Host", "a:1")]) };
+            let mut req = Req::from_head(head, 1, crate::time::Timestamp::from_secs_micros(1, 0), &mut Names::default());
+            assert!(!req.declares_2026());
+            let msgs = crate::jsonrpc::parse(body).unwrap().messages;
+            req.set_body(crate::stack::Body::Messages(msgs), &mut super::McpStats::default());
+            assert!(req.declares_2026(), "{}", String::from_utf8_lossy(body));
+            assert!(req.key_info().stateless);
+            assert_eq!(req.era(), Some(Era::Stateless2026));
+        }
     }
 
     #[test]
