@@ -9,6 +9,13 @@
 //! write: SipHash hashes the concatenation of what it is written, so the hash is the one the same
 //! writes would give streamed, with the same key and the same resistance; only a key longer than the
 //! buffer is streamed in parts.
+//!
+//! The bytes are fewer too: derived `Hash` writes every enum variant (a socket address's, an IP address's,
+//! a session key's, an `Option`'s) and every slice length as an `isize` or `usize`, eight bytes, and
+//! SipHash costs by the eight bytes. [`WireHasher`] writes such a value as four bytes when it
+//! is below `u32::MAX`, as all of them are, and otherwise as four bytes of ones and the eight: one value,
+//! one encoding, and no encoding a prefix of another, so distinct keys still give SipHash distinct byte
+//! strings and the resistance is unchanged.
 
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
@@ -69,6 +76,23 @@ impl Hasher for WireHasher {
         }
     }
 
+    /// Four bytes for a length or a variant, not eight (see the module's comment).
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        match u32::try_from(n) {
+            Ok(small) if small != u32::MAX => self.write(&small.to_ne_bytes()),
+            _ => {
+                self.write(&u32::MAX.to_ne_bytes());
+                self.write(&(n as u64).to_ne_bytes());
+            }
+        }
+    }
+
+    #[inline]
+    fn write_isize(&mut self, n: isize) {
+        self.write_usize(n as usize);
+    }
+
     #[inline]
     fn finish(&self) -> u64 {
         let mut sip = self.sip.clone();
@@ -81,6 +105,16 @@ impl Hasher for WireHasher {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;
+    use std::hash::Hash;
+
+    /// Bytes hashed as one write.
+    struct HashBytes<'a>(&'a [u8]);
+
+    impl Hash for HashBytes<'_> {
+        fn hash<H: Hasher>(&self, h: &mut H) {
+            h.write(self.0);
+        }
+    }
 
     /// The hash of `parts` written one by one through a `WireHasher`, and through SipHash directly.
     fn both(state: &WireState, parts: &[Vec<u8>]) -> (u64, u64) {
@@ -123,13 +157,56 @@ mod tests {
         }
     }
 
+    /// What a `WireHasher` hands SipHash for `write_usize(n)` alone.
+    fn usize_bytes(n: usize) -> Vec<u8> {
+        let mut h = WireState::default().build_hasher();
+        h.write_usize(n);
+        h.gathered().to_vec()
+    }
+
     #[test]
-    fn derived_hashes_of_wire_keys_are_siphash_of_their_writes() {
+    fn lengths_and_variants_are_four_bytes_and_one_to_one() {
+        let big = u32::MAX as usize;
+        assert_eq!(usize_bytes(0), [0, 0, 0, 0]);
+        assert_eq!(usize_bytes(0x0102_0304), 0x0102_0304u32.to_ne_bytes());
+        assert_eq!(usize_bytes(big - 1).len(), 4);
+        // From u32::MAX on: the marker and the whole value, so that no two values share an encoding and
+        // none is the start of another (a short one never begins with the marker).
+        let values = [0, 1, 255, 256, big - 1, big, big + 1, usize::MAX, 1 << 40, (1 << 40) + 1];
+        let encodings: Vec<Vec<u8>> = values.iter().map(|&n| usize_bytes(n)).collect();
+        for (i, a) in encodings.iter().enumerate() {
+            for (j, b) in encodings.iter().enumerate() {
+                if i != j {
+                    assert!(!b.starts_with(a), "{} encodes as a prefix of {}", values[i], values[j]);
+                }
+            }
+        }
+        assert_eq!(usize_bytes(big), [u32::MAX.to_ne_bytes().as_slice(), &(big as u64).to_ne_bytes()].concat());
+        let mut h = WireState::default().build_hasher();
+        h.write_isize(-1);
+        assert_eq!(h.gathered(), usize_bytes(usize::MAX));
+    }
+
+    #[test]
+    fn derived_hashes_of_wire_keys_are_siphash_of_their_gathered_writes() {
         let state = WireState::default();
         let addr: std::net::SocketAddr = "[2001:db8::15]:8080".parse().unwrap();
         let key = (addr, "d3878a98-3785-4665-b7df-5b624e487d00".to_string(), 7u32);
-        // Through the map's hasher, and through SipHash with the same key, write by write.
-        assert_eq!(state.hash_one(&key), state.0.hash_one(&key));
+        // What the derived hash writes: the address's variant (four bytes), its sixteen octets, the port,
+        // flow info and scope id (IPv6); the string and its terminator; the u32.
+        let mut wire = state.build_hasher();
+        key.hash(&mut wire);
+        let mut want = Vec::new();
+        want.extend_from_slice(&1u32.to_ne_bytes());
+        want.extend_from_slice(&[0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x15]);
+        want.extend_from_slice(&8080u16.to_ne_bytes());
+        want.extend_from_slice(&0u32.to_ne_bytes());
+        want.extend_from_slice(&0u32.to_ne_bytes());
+        want.extend_from_slice(b"d3878a98-3785-4665-b7df-5b624e487d00\xff");
+        want.extend_from_slice(&7u32.to_ne_bytes());
+        assert_eq!(wire.gathered(), want.as_slice());
+        // Through the map's hasher, and through SipHash with the same key over those bytes.
+        assert_eq!(state.hash_one(&key), state.0.hash_one(HashBytes(&want)));
         // A map works as a map: keys that differ only past the buffer are told apart.
         let mut m: WireMap<String, usize> = WireMap::default();
         let long = "x".repeat(3 * GATHER);
