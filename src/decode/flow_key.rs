@@ -35,6 +35,7 @@ impl Hash for FlowKey {
 }
 
 impl FlowKey {
+    #[inline]
     pub fn new(src: SocketAddr, dst: SocketAddr) -> Self {
         if src <= dst {
             FlowKey { a: src, b: dst }

@@ -64,6 +64,7 @@ impl Rec {
     }
 
     /// How member `k` is read; `None` past the last member.
+    #[inline]
     fn field(self, k: usize) -> Option<Want> {
         Some(match (self, k) {
             (Rec::Message, 0) => Want::JsonRpc,
@@ -331,6 +332,7 @@ fn digit(at: Digits, c: u8) -> R<Option<Digits>> {
 
 /// A skipped string whole in `b` from its quote at `from`: the index after its closing quote; `None`
 /// when `b` ends first (its errors up to there are then left to the string state).
+#[inline]
 fn skip_string(b: &[u8], from: usize) -> R<Option<usize>> {
     let mut j = from + 1;
     loop {
@@ -950,6 +952,7 @@ impl Push {
         }
     }
 
+    #[inline]
     fn sink(&mut self, sink: Sink, bytes: &[u8]) {
         match sink {
             Sink::Keep => self.text.extend_from_slice(bytes),
@@ -968,6 +971,7 @@ impl Push {
         }
     }
 
+    #[inline]
     fn push_char(&mut self, sink: Sink, c: char) {
         if matches!(sink, Sink::Keep | Sink::Key) {
             self.sink(sink, c.encode_utf8(&mut [0; 4]).as_bytes());

@@ -264,6 +264,7 @@ impl<'a> Scan<'a> {
 
     /// Skips a string (the opening quote at `i`): escapes checked, no raw control character, no UTF-8
     /// check (serde_json's `ignore_str`).
+    #[inline]
     fn skip_string(&mut self) -> R<()> {
         self.i += 1;
         loop {
@@ -294,6 +295,7 @@ impl<'a> Scan<'a> {
         }
     }
 
+    #[inline]
     fn hex4(&mut self) -> R<u16> {
         let Some(h) = self.b.get(self.i..self.i + 4) else {
             self.i = self.b.len();
@@ -463,6 +465,7 @@ impl<'a> Scan<'a> {
     }
 
     /// In a skipped object: a key (not checked for UTF-8, as serde skips it) and its colon.
+    #[inline]
     fn key_colon(&mut self) -> R<()> {
         if self.ws() != Some(b'"') {
             return self.err("expected a key");
