@@ -20,6 +20,7 @@
 mod answers;
 pub mod cursor;
 mod coverage;
+mod event_ids;
 mod events;
 #[cfg(test)]
 mod harness;

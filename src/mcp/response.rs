@@ -173,7 +173,7 @@ impl McpTracker {
 
         resp.get_on_mcp = resp.kind == RespKind::Get && get_on_mcp;
         if resp.kind == RespKind::Get && sse && head.status < 300 && (last_event_id.is_some() || s.ids_issued > 0) {
-            let known = last_event_id.as_ref().and_then(|x| s.event_ids.get(x).copied());
+            let known = last_event_id.as_ref().and_then(|x| s.event_ids.get(x));
             out(Fact {
                 ctx: ctx_for(s, vec![req_frame, frame]),
                 kind: FactKind::Resume(facts::Resume {

@@ -188,7 +188,7 @@ pub struct Session {
     pub error_since_last_post: bool,
     /// Event ids issued in this session, with the stream that issued each and its issue order (bounded
     /// by `Limits::max_event_ids_per_session`).
-    pub event_ids: WireMap<String, (u64, u64)>,
+    pub event_ids: super::event_ids::EventIds,
     pub ids_issued: u64,
     /// GET streams that ended, and POST streams that ended before their response: a later GET is a
     /// reconnect.
@@ -232,7 +232,7 @@ impl Session {
             post_sse: 0,
             last_post: None,
             error_since_last_post: false,
-            event_ids: WireMap::default(),
+            event_ids: Default::default(),
             ids_issued: 0,
             streams_broken: 0,
             seen_ok: false,
@@ -295,13 +295,12 @@ impl Session {
     /// Records an event id issued by stream `stream`; returns the stream and issue order of an earlier
     /// issue of the same id, if any.
     pub fn issue_event_id(&mut self, id: &str, stream: u64, cap: usize) -> Option<(u64, u64)> {
-        if let Some(&earlier) = self.event_ids.get(id) {
+        if let Some(earlier) = self.event_ids.get(id) {
             return Some(earlier);
         }
         self.ids_issued += 1;
         if self.event_ids.len() < cap {
-            // ALLOC: one event id, bounded by limits::max_event_ids_per_session
-            self.event_ids.insert(id.to_string(), (stream, self.ids_issued));
+            self.event_ids.insert(id, stream, self.ids_issued);
         } else {
             self.event_ids_full = true;
         }
