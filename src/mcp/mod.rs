@@ -121,7 +121,7 @@ struct Resp {
 struct Tx {
     id: Option<TxId>,
     req: Option<Req>,
-    resp: Option<Resp>,
+    resp: Option<Box<Resp>>,
     /// Next `Checkpoints::request_waiting` index for this transaction's unanswered requests.
     wait_step: usize,
     /// Its pending `Timer::Request` (key in `McpTracker::timers`), removed with the transaction when it

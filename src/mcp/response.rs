@@ -23,7 +23,7 @@ impl McpTracker {
         let resp_sid = head.headers.get("mcp-session-id").map(str::to_string);
         let server_hdr = server_signature(head);
         let x_accel_no = head.headers.get("x-accel-buffering").is_some_and(|v| v.trim().eq_ignore_ascii_case("no"));
-        let mut resp = Resp {
+        let mut resp = Box::new(Resp {
             status: head.status,
             media,
             kind: RespKind::Other,
@@ -38,7 +38,7 @@ impl McpTracker {
             get_on_mcp: false,
             undecoded: false,
             gap: false,
-        };
+        });
         let sse = resp.media.as_deref() == Some("text/event-stream");
         if sse {
             self.stream_uid += 1;
