@@ -365,6 +365,7 @@ mod tests {
                 b"io.modelcontextprotocol/clientInfo", b"x", b"met\\u0068od", b"\xff", b"i\\d",
             ];
             match self.next(if depth > 4 { 2 } else { 5 }) {
+                0 | 1 if self.next(10) == 0 => self.long_string(out),
                 // The first 24 scalars are valid JSON: mostly those, so whole messages often decode.
                 0 | 1 if self.next(25) > 0 => out.extend_from_slice(SCALARS[self.next(24)]),
                 0 | 1 => out.extend_from_slice(self.pick(SCALARS)),
@@ -391,6 +392,34 @@ mod tests {
                     }
                     out.extend_from_slice(if self.next(30) == 0 { b",}" } else { b"}" });
                 }
+            }
+        }
+
+        /// A string long enough for the 64-byte steps of `scan::skip_plain`: runs of text between escapes,
+        /// valid ones mostly (runs of backslashes, escaped quotes, `\u` with hex digits, surrogate pairs)
+        /// and now and then a byte or escape that must stop it, at any offset from a step's start.
+        fn long_string(&mut self, out: &mut Vec<u8>) {
+            const VALID: &[&[u8]] = &[
+                b"\\n", b"\\\"", b"\\\\", b"\\/", b"\\t", b"\\b\\f\\r", b"\\u00e9", b"\\uD83D\\uDE00", b"\\\\\\\"",
+                b"\\\\\\\\", b"\xc3\xa9", b"{\\\"k\\\": [1, \\\"v\\\"]}",
+            ];
+            const STOPS: &[&[u8]] = &[b"\\x", b"\\u12\"", b"\\u00g0", b"\x01", b"\x1f", b"\xff", b"\\ud83d", b"\\", b"\\u"];
+            out.push(b'"');
+            let start = out.len();
+            let len = 40 + self.next(300);
+            while out.len() - start < len {
+                match self.next(10) {
+                    0..=2 => out.extend_from_slice(self.pick(VALID)),
+                    3 if self.next(10) == 0 => out.extend_from_slice(self.pick(STOPS)),
+                    _ => {
+                        let c = b'a' + self.next(26) as u8;
+                        let n = self.next(70);
+                        out.extend(std::iter::repeat_n(c, n));
+                    }
+                }
+            }
+            if self.next(30) > 0 {
+                out.push(b'"');
             }
         }
 

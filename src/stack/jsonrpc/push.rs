@@ -23,7 +23,7 @@
 use std::borrow::Cow;
 use std::mem;
 
-use super::scan::{special, utf8_error, Brackets, Num, Scan, Wire};
+use super::scan::{skip_plain, special, utf8_error, Brackets, Num, Scan, Wire};
 use super::{convert, ClientInfo, Id, Meta, Params, ParseProblem, Payload, StringOrOther};
 
 type R<T> = Result<T, &'static str>;
@@ -355,6 +355,7 @@ fn skip_string(b: &[u8], from: usize) -> R<Option<usize>> {
             }
             Some(_) => return Err("invalid escape"),
         }
+        j = skip_plain(b, j);
     }
 }
 
@@ -842,6 +843,11 @@ impl Push {
                         }
                         self.sink(s.sink, seq);
                         (s.have, s.need) = (0, 0);
+                    }
+                    if s.sink == Sink::Skip {
+                        // A skipped string's text and valid escapes, 64 bytes a step (`skip_plain`):
+                        // most of a long one, which comes a segment at a time.
+                        *i = skip_plain(b, *i);
                     }
                     let rest = b.get(*i..).unwrap_or_default();
                     let stop = special(rest);
