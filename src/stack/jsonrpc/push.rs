@@ -330,24 +330,36 @@ fn digit(at: Digits, c: u8) -> R<Option<Digits>> {
     }))
 }
 
-/// A skipped string whole in `b` from its quote at `from`: the index after its closing quote; `None`
-/// when `b` ends first (its errors up to there are then left to the string state).
+/// How a skipped string from its quote went in one chunk.
+#[derive(Debug, PartialEq, Eq)]
+enum Skipped {
+    /// Closed: the index after its closing quote.
+    End(usize),
+    /// The chunk ended in its text (`Esc::Text`) or just after a backslash (`Esc::Backslash`), every byte
+    /// before checked: the string state takes over at the chunk's end, as it would have got there.
+    Cut(Esc),
+    /// The chunk ended inside a `\\u` escape's digits: the string state reads the string again from its
+    /// quote, so the digits are read as digits.
+    Again,
+}
+
+/// A skipped string in `b` from its quote at `from` (errors up to where it or `b` ends).
 #[inline]
-fn skip_string(b: &[u8], from: usize) -> R<Option<usize>> {
+fn skip_string(b: &[u8], from: usize) -> R<Skipped> {
     let mut j = from + 1;
     loop {
-        let Some(k) = special(b.get(j..).unwrap_or_default()) else { return Ok(None) };
+        let Some(k) = special(b.get(j..).unwrap_or_default()) else { return Ok(Skipped::Cut(Esc::Text)) };
         j += k;
         match b.get(j) {
-            Some(b'"') => return Ok(Some(j + 1)),
+            Some(b'"') => return Ok(Skipped::End(j + 1)),
             Some(b'\\') => {}
             _ => return Err("control character in a string"),
         }
         match b.get(j + 1) {
-            None => return Ok(None),
+            None => return Ok(Skipped::Cut(Esc::Backslash)),
             Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j += 2,
             Some(b'u') => {
-                let Some(h) = b.get(j + 2..j + 6) else { return Ok(None) };
+                let Some(h) = b.get(j + 2..j + 6) else { return Ok(Skipped::Again) };
                 for &c in h {
                     hex(c)?;
                 }
@@ -610,6 +622,16 @@ impl Push {
         Ok(())
     }
 
+    /// A skipped string that `b` cut, checked up to its end: the string state from there, as `open_str`
+    /// and `string` would have left it after reading the same bytes again.
+    fn cut_str(&mut self, b: &[u8], i: &mut usize, esc: Esc, then: Then) -> R<()> {
+        *i = b.len();
+        self.key_len = 0;
+        self.text.clear();
+        self.st = St::Str(Str { sink: Sink::Skip, then, esc, pend: [0; 4], have: 0, need: 0 });
+        Ok(())
+    }
+
     /// A string opens at `b[*i]`.
     fn open_str(&mut self, b: &[u8], i: &mut usize, sink: Sink, then: Then) -> R<()> {
         *i += 1;
@@ -734,7 +756,11 @@ impl Push {
             match at {
                 SkipAt::Value => {
                     let end = match c {
-                        b'"' => skip_string(b, *i)?,
+                        b'"' => match skip_string(b, *i)? {
+                            Skipped::End(end) => Some(end),
+                            Skipped::Cut(esc) => return self.cut_str(b, i, esc, Then::Value(Want::Skip)),
+                            Skipped::Again => None,
+                        },
                         b'-' | b'0'..=b'9' => skip_number(b, *i)?,
                         b't' => literal(b, *i, b"true")?,
                         b'f' => literal(b, *i, b"false")?,
@@ -761,8 +787,10 @@ impl Push {
                     if c != b'"' {
                         return Err("expected a key");
                     }
-                    let Some(end) = skip_string(b, *i)? else {
-                        return self.open_str(b, i, Sink::Skip, Then::SkipKey);
+                    let end = match skip_string(b, *i)? {
+                        Skipped::End(end) => end,
+                        Skipped::Cut(esc) => return self.cut_str(b, i, esc, Then::SkipKey),
+                        Skipped::Again => return self.open_str(b, i, Sink::Skip, Then::SkipKey),
                     };
                     *i = end;
                     at = SkipAt::Colon;
@@ -1096,6 +1124,22 @@ mod tests {
     use super::super::tests::Gen;
     use super::super::{oracle, parse, Id, Message, ParseProblem, Payload, StringOrOther};
     use super::Push;
+
+    #[test]
+    fn a_skipped_string_says_how_the_chunk_left_it() {
+        use super::{skip_string, Esc, Skipped};
+        let long = |tail: &str| format!("\"{}\\n{}{tail}", "a".repeat(70), "b".repeat(70));
+        assert_eq!(skip_string(long("\" ,").as_bytes(), 0), Ok(Skipped::End(144)));
+        // Cut in the text, past a valid escape and a step: the state is text.
+        assert_eq!(skip_string(long("").as_bytes(), 0), Ok(Skipped::Cut(Esc::Text)));
+        // Cut just after a backslash: the next chunk's first byte is escaped.
+        assert_eq!(skip_string(long("\\").as_bytes(), 0), Ok(Skipped::Cut(Esc::Backslash)));
+        // Cut inside `\u`'s digits: read again from the quote.
+        assert_eq!(skip_string(long("\\u0").as_bytes(), 0), Ok(Skipped::Again));
+        // An error before the cut is the chunk's.
+        assert_eq!(skip_string(long("\\x").as_bytes(), 0), Err("invalid escape"));
+        assert_eq!(skip_string(long("\u{1}").as_bytes(), 0), Err("control character in a string"));
+    }
 
     fn pushed(chunks: &[&[u8]]) -> Result<Payload, ParseProblem> {
         let mut p = Push::new();
