@@ -63,7 +63,7 @@ impl McpTracker {
             }
             let key = resp.session.clone();
             // ALLOC: one path per legacy SSE URL of a server, few in practice
-            self.servers.entry(server).or_default().sse_paths.insert(get_path.to_string());
+            self.servers.get_or_default(server).sse_paths.insert(get_path.to_string());
             let Some(key) = key else { return };
             let Some(s) = self.sessions.get(&key) else { return };
             let ctx = context(s, client, get_path.clone(), ts, vec![req_frame, frame]);

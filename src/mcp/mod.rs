@@ -28,6 +28,7 @@ pub mod record;
 mod request;
 mod response;
 pub mod session;
+mod slots;
 pub mod stream;
 mod undecoded;
 
@@ -288,8 +289,8 @@ pub struct McpTracker {
     limits: Limits,
     conns: ConnMap<ConnView>,
     sessions: SessionTable,
-    clients: WireMap<(IpAddr, SocketAddr), ClientState>,
-    servers: WireMap<SocketAddr, ServerState>,
+    clients: slots::Slots<(IpAddr, SocketAddr), ClientState>,
+    servers: slots::Slots<SocketAddr, ServerState>,
     /// Session ids minted by an `initialize` response in this capture.
     minted: WireSet<String>,
     timers: BTreeMap<(Timestamp, u64), Timer>,
@@ -317,8 +318,8 @@ impl McpTracker {
             limits: limits.clone(),
             conns: ConnMap::default(),
             sessions: SessionTable::default(),
-            clients: WireMap::default(),
-            servers: WireMap::default(),
+            clients: slots::Slots::default(),
+            servers: slots::Slots::default(),
             minted: WireSet::default(),
             timers: BTreeMap::new(),
             timer_seq: 0,
@@ -454,7 +455,7 @@ impl McpTracker {
     }
 
     fn server_gap(&mut self, server: SocketAddr, client: SocketAddr, gaps: u64, len: u64, frame: u64) {
-        let st = self.servers.entry(server).or_default();
+        let st = self.servers.get_or_default(server);
         st.gaps += gaps;
         st.missed_bytes = st.missed_bytes.saturating_add(len);
         if st.gap_frames.len() < crate::detect::MAX_FRAMES {
@@ -591,7 +592,7 @@ impl McpTracker {
         } else {
             (ip, server)
         };
-        self.clients.entry(key).or_default()
+        self.clients.get_or_default(key)
     }
 
     fn schedule(&mut self, at: Timestamp, timer: Timer) -> (Timestamp, u64) {
@@ -688,7 +689,7 @@ impl McpTracker {
             }
         }
         if is_post && !ids.is_empty() {
-            let paths = &mut self.servers.entry(server).or_default().mcp_paths;
+            let paths = &mut self.servers.get_or_default(server).mcp_paths;
             if !paths.contains(&*path) {
                 // ALLOC: one path per MCP endpoint of a server, few in practice
                 paths.insert(path.to_string());
@@ -958,7 +959,7 @@ impl McpTracker {
 
 /// A request is MCP when it carries MCP evidence, or JSON-RPC to a path of the server that carried MCP
 /// (a client's reply to a server request, a 2025-03-26 client that sends no headers).
-fn is_mcp_request(servers: &WireMap<SocketAddr, ServerState>, server: SocketAddr, req: &Req) -> bool {
+fn is_mcp_request(servers: &slots::Slots<SocketAddr, ServerState>, server: SocketAddr, req: &Req) -> bool {
     req.mcp_evidence() || (req.has_messages() && servers.get(&server).is_some_and(|st| st.mcp_paths.contains(req.path())))
 }
 

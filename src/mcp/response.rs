@@ -192,7 +192,7 @@ impl McpTracker {
         if head.status >= 400 {
             s.error_since_last_post = true;
             if head.status >= 500 {
-                let st = self.servers.entry(server).or_default();
+                let st = self.servers.get_or_default(server);
                 // ALLOC: per server endpoint, RECENT_5XX times
                 let q = st.recent_5xx.entry(path.to_string()).or_default();
                 q.push_front(ts);
