@@ -1,10 +1,15 @@
 //! MCP sessions: identity (INCIDENTS.md "session") and the per-session facts the classifier keeps.
 //! A session spans every TCP connection that carries its key.
 
-use std::sync::Arc;
+use std::cell::Cell;
 use std::collections::BTreeMap;
+use std::hash::BuildHasher;
+use std::sync::Arc;
 
-use crate::keyed::WireMap;
+use hashbrown::hash_table::Entry;
+use hashbrown::HashTable;
+
+use crate::keyed::{WireMap, WireState};
 use std::net::{IpAddr, SocketAddr};
 
 use crate::facts::Era;
@@ -344,7 +349,14 @@ pub struct SessionTable {
     /// Boxed: a session is some 500 bytes, and a table holding them inline keeps that much in every empty
     /// bucket too (an eighth to more than half of them, by how full it is), twice over while it grows.
     // ALLOC: one box per session, bounded by limits::max_sessions
-    map: WireMap<SessionKey, Box<Session>>,
+    map: HashTable<Box<Session>>,
+    /// Keyed like every map keyed from the wire (`crate::keyed`).
+    state: WireState,
+    /// The hash of the last key looked up. An exchange asks for its session several times, from its
+    /// request's body to its response's end, and SipHash over a session key costs some 400 instructions
+    /// (2 % of a run's); a lookup tries the remembered hash first, and the key's equality decides what is
+    /// found, so a hash that is another key's costs one probe of the table and changes no answer.
+    last_hash: Cell<u64>,
     // ALLOC: one entry per tracked session across both segments, bounded by limits::max_sessions
     probation: BTreeMap<(Timestamp, u64), SessionKey>,
     protected: BTreeMap<(Timestamp, u64), SessionKey>,
@@ -377,35 +389,65 @@ impl SessionTable {
         self.map.is_empty()
     }
 
+    fn hash(&self, key: KeyRef<'_>) -> u64 {
+        self.state.hash_one(key)
+    }
+
+    /// A hash under which `key` is found: the remembered one if it finds it, else the key's own (which
+    /// is then remembered), whether the key is there or not.
+    fn hash_for(&self, key: KeyRef<'_>) -> u64 {
+        let last = self.last_hash.get();
+        if self.map.find(last, |s| s.key.key_ref() == key).is_some() {
+            return last;
+        }
+        let own = self.hash(key);
+        self.last_hash.set(own);
+        own
+    }
+
     /// Lookups take an owned key (`&SessionKey`) or a borrowed one (`&KeyRef`) alike.
     pub fn get(&self, key: &dyn AsKeyRef) -> Option<&Session> {
-        self.map.get(key).map(|s| &**s)
+        let key = key.key_ref();
+        self.map.find(self.hash_for(key), |s| s.key.key_ref() == key).map(|s| &**s)
     }
 
     pub fn get_mut(&mut self, key: &dyn AsKeyRef) -> Option<&mut Session> {
-        self.map.get_mut(key).map(|s| &mut **s)
+        let key = key.key_ref();
+        let hash = self.hash_for(key);
+        self.map.find_mut(hash, |s| s.key.key_ref() == key).map(|s| &mut **s)
     }
 
     pub fn contains_key(&self, key: &dyn AsKeyRef) -> bool {
-        self.map.contains_key(key)
+        self.get(key).is_some()
+    }
+
+    fn remove(&mut self, key: &SessionKey) -> Option<Session> {
+        let key = key.key_ref();
+        let entry = self.map.find_entry(self.hash(key), |s| s.key.key_ref() == key).ok()?;
+        Some(*entry.remove().0)
     }
 
     /// The session of `key`, created at `ts` if new. At `cap` sessions a new one first evicts one (the
     /// oldest on probation, else the oldest protected), which is returned for the caller to count and
     /// release.
     pub fn entry(&mut self, key: &SessionKey, ts: Timestamp, cap: usize) -> (&mut Session, Option<Session>) {
-        // The size first: below the cap, which is nearly always, the key is hashed once, by `entry`.
-        let evicted = if self.map.len() >= cap && !self.map.contains_key(key) { self.evict(cap) } else { None };
-        let (serial, probation) = (&mut self.serial, &mut self.probation);
-        // ALLOC: one session per key, bounded by limits::max_sessions
-        let s = self.map.entry(key.clone()).or_insert_with(|| {
-            *serial = serial.saturating_add(1);
-            let mut s = Session::new(key.clone(), ts);
-            s.lru = LruSlot { at: ts, serial: *serial, protected: false };
-            probation.insert(s.lru.key(), key.clone());
-            Box::new(s)
-        });
-        (s, evicted)
+        let wanted = key.key_ref();
+        // Found under `hash`, or not there and `hash` is the key's own.
+        let hash = self.hash_for(wanted);
+        let evicted = if self.map.len() >= cap && self.map.find(hash, |s| s.key.key_ref() == wanted).is_none() { self.evict(cap) } else { None };
+        let (state, serial, probation) = (&self.state, &mut self.serial, &mut self.probation);
+        let s = match self.map.entry(hash, |s| s.key.key_ref() == wanted, |s| state.hash_one(s.key.key_ref())) {
+            Entry::Occupied(found) => found.into_mut(),
+            Entry::Vacant(room) => {
+                *serial = serial.saturating_add(1);
+                let mut s = Session::new(key.clone(), ts);
+                s.lru = LruSlot { at: ts, serial: *serial, protected: false };
+                probation.insert(s.lru.key(), key.clone());
+                // ALLOC: one session per key, bounded by limits::max_sessions
+                room.insert(Box::new(s)).into_mut()
+            }
+        };
+        (&mut **s, evicted)
     }
 
     /// Looks at the front of one segment; `promote_over` is the protected segment's share of the cap
@@ -413,7 +455,8 @@ impl SessionTable {
     fn front(&mut self, protected: bool, promote_over: Option<usize>) -> Front {
         let seg = if protected { &mut self.protected } else { &mut self.probation };
         let Some((slot, key)) = seg.pop_first() else { return Front::Empty };
-        let Some(s) = self.map.get_mut(&key) else { return Front::Moved };
+        let hash = self.hash_for(key.key_ref());
+        let Some(s) = self.map.find_mut(hash, |s| s.key == key) else { return Front::Moved };
         if s.lru.key() != slot || s.lru.protected != protected {
             // Not this session's entry (cannot happen while every removal goes through the table).
             return Front::Moved;
@@ -439,7 +482,8 @@ impl SessionTable {
         while self.protected.len() > share {
             match self.front(true, None) {
                 Front::Oldest(key) => {
-                    let Some(s) = self.map.get_mut(&key) else { continue };
+                    let hash = self.hash_for(key.key_ref());
+                    let Some(s) = self.map.find_mut(hash, |s| s.key == key) else { continue };
                     // On probation it is evicted before it is promoted again, unless it is active first.
                     s.lru = LruSlot { at: s.last_seen, serial: s.lru.serial, protected: false };
                     self.probation.insert(s.lru.key(), key);
@@ -455,12 +499,12 @@ impl SessionTable {
         let share = cap.saturating_sub(cap / 4);
         loop {
             match self.front(false, Some(share)) {
-                Front::Oldest(key) => return self.map.remove(&key).map(|s| *s),
+                Front::Oldest(key) => return self.remove(&key),
                 Front::Moved => continue,
                 Front::Empty => {}
             }
             match self.front(true, None) {
-                Front::Oldest(key) => return self.map.remove(&key).map(|s| *s),
+                Front::Oldest(key) => return self.remove(&key),
                 Front::Moved => continue,
                 Front::Empty => return None,
             }
@@ -484,7 +528,7 @@ impl SessionTable {
                 return None;
             }
             if let Front::Oldest(key) = self.front(protected, None) {
-                return self.map.remove(&key).map(|s| *s);
+                return self.remove(&key);
             }
         }
     }
@@ -500,7 +544,7 @@ impl SessionTable {
 
     /// Every session, in key order (deterministic).
     pub fn sorted(&self) -> Vec<&Session> {
-        let mut v: Vec<&Session> = self.map.values().map(|s| &**s).collect();
+        let mut v: Vec<&Session> = self.map.iter().map(|s| &**s).collect();
         v.sort_by(|a, b| a.key.cmp(&b.key));
         v
     }
@@ -692,5 +736,40 @@ mod slru_tests {
         assert_eq!(t.len(), 20);
         // The newest one-shot session is still there: new sessions are not starved.
         assert!(t.contains_key(&key("n39")));
+    }
+
+    #[test]
+    fn lookups_answer_by_the_key_whatever_hash_was_remembered() {
+        let mut t = SessionTable::default();
+        for id in ["a", "b", "c"] {
+            t.entry(&key(id), Timestamp(0), 100);
+        }
+        let found = |t: &SessionTable, id: &str| t.get(&key(id)).map(|s| s.key.clone());
+        // Every key after every other and after keys never inserted: its own session or none.
+        for x in ["a", "b", "c", "zz", "a", "a", "c"] {
+            for y in ["a", "b", "c", "zz"] {
+                assert_eq!(found(&t, x), (x != "zz").then(|| key(x)), "{x}");
+                assert_eq!(found(&t, y), (y != "zz").then(|| key(y)), "{y} after {x}");
+                assert_eq!(t.contains_key(&key(y)), y != "zz");
+                assert_eq!(t.get_mut(&key(y)).map(|s| s.key.clone()), (y != "zz").then(|| key(y)));
+            }
+        }
+        // An entry for a key that is there is its session, whichever hash was remembered.
+        let _ = found(&t, "a");
+        let (s, evicted) = t.entry(&key("b"), Timestamp(5), 100);
+        assert_eq!((s.key.clone(), evicted.is_none(), t.len()), (key("b"), true, 3));
+        // A new key right after a lookup of another is kept under its own hash: found from any state.
+        let _ = found(&t, "b");
+        t.entry(&key("d"), Timestamp(6), 100);
+        let _ = found(&t, "a");
+        assert_eq!(found(&t, "d"), Some(key("d")));
+        // Removed by eviction while its hash is the remembered one: gone, and the others are not.
+        let _ = found(&t, "a");
+        let (_, evicted) = t.entry(&key("e"), Timestamp(7), 4);
+        let gone = evicted.map(|s| s.key).unwrap();
+        assert_eq!(t.get(&gone).map(|s| s.key.clone()), None);
+        for id in ["a", "b", "c", "d", "e"].into_iter().filter(|id| key(id) != gone) {
+            assert_eq!(found(&t, id), Some(key(id)));
+        }
     }
 }
