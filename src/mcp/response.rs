@@ -2,6 +2,8 @@
 //! fingerprints, fallbacks, 5xx cascades, version checks), a JSON body's replies delivered to the
 //! session, and the end of a response (body complete, stream ended and who closed it).
 
+use std::collections::hash_map::Entry;
+
 use super::events::judge;
 use super::request::Req;
 use super::session::{BodyType, LastPost, Session, SessionIdent};
@@ -499,9 +501,21 @@ pub(super) fn reply_delivered<F: FnMut(Fact)>(
     let (client, endpoint, ts) = evidence;
     let ctx = |s: &Session, frames: Vec<u64>| context(s, client, Arc::clone(endpoint), ts, frames);
     let outstanding = s.reply_arrived(id);
-    // The latest delivery is the one a later duplicate repeats. One lookup for an id answered before (a
-    // duplicate), one more to insert a new one.
-    let earlier = s.answered.get_mut(id).map(|slot| std::mem::replace(slot, (at.frame, at.stream)));
+    // The latest delivery is the one a later duplicate repeats. Below the cap, as nearly always, one
+    // lookup finds an id answered before (a duplicate) or inserts a new one (cloned either way).
+    let delivery = (at.frame, at.stream);
+    let earlier = if s.answered.len() < cap {
+        match s.answered.entry(id.clone()) {
+            Entry::Occupied(mut e) => Some(e.insert(delivery)),
+            Entry::Vacant(e) => {
+                // ALLOC: one answered id, bounded by 4 x limits::max_pending_per_session
+                e.insert(delivery);
+                None
+            }
+        }
+    } else {
+        s.answered.get_mut(id).map(|slot| std::mem::replace(slot, delivery))
+    };
     if let Some((first_frame, first_stream)) = earlier {
         out(Fact {
             ctx: ctx(s, vec![first_frame, at.frame]),
@@ -512,9 +526,6 @@ pub(super) fn reply_delivered<F: FnMut(Fact)>(
                 outstanding,
             }),
         });
-    } else if s.answered.len() < cap {
-        // ALLOC: one answered id, bounded by 4 x limits::max_pending_per_session
-        s.answered.insert(id.clone(), (at.frame, at.stream));
     }
     if let Message::Response { result, .. } = m {
         if let Some(v) = result.protocol_version.as_ref().and_then(|v| v.0.clone()) {
@@ -635,6 +646,34 @@ mod tests {
         }
         h.finish();
         h
+    }
+
+    #[test]
+    fn answered_ids_are_kept_up_to_the_cap_and_those_kept_still_find_duplicates() {
+        // The cap of answered ids per session is 4 x max_pending_per_session (4,096 by default).
+        let cap = 4 * crate::limits::Limits::default().max_pending_per_session as i64;
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        let meta = r#"{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#;
+        let headers = ["MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/call", "Mcp-Name: t"];
+        // One past the cap: the last id is not kept.
+        for id in (1..=cap + 1).chain([1, cap, cap + 1]) {
+            let tx = h.post(c, &headers, &call(id, "tools/call", meta));
+            h.json(c, tx, &[], &tool_result(id));
+        }
+        h.finish();
+        let firsts: Vec<i64> = h
+            .facts_of("duplicate_response")
+            .iter()
+            .filter_map(|f| match &f.kind {
+                FactKind::DuplicateResponse(d) => Some(d.first_frame),
+                _ => None,
+            })
+            .collect();
+        // Ids 1 and `cap` were answered before and kept: each a duplicate of its first answer; the id past
+        // the cap was not kept, so its second answer is none.
+        assert_eq!(firsts.len(), 2, "{firsts:?}");
+        assert!(firsts[0] < firsts[1], "{firsts:?}");
     }
 
     #[test]

@@ -273,26 +273,27 @@ impl Session {
     /// A request with these ids was sent in the session (bounded by `cap` distinct ids).
     pub fn request_sent(&mut self, ids: &[crate::jsonrpc::Id], cap: usize) {
         for id in ids {
-            if let Some(n) = self.outstanding.get_mut(id) {
-                *n = n.saturating_add(1);
-            } else if self.outstanding.len() < cap {
+            // Below the cap, as nearly always, one lookup (the id is hashed once) for a new id and a
+            // repeated one alike; a new id is cloned either way.
+            if self.outstanding.len() < cap {
                 // ALLOC: one outstanding id, bounded by limits::max_pending_per_session x 4
-                self.outstanding.insert(id.clone(), 1);
+                let n = self.outstanding.entry(id.clone()).or_insert(0);
+                *n = n.saturating_add(1);
+            } else if let Some(n) = self.outstanding.get_mut(id) {
+                *n = n.saturating_add(1);
             }
         }
     }
 
     /// A reply with `id` arrived: whether a request with that id was outstanding (it no longer is).
     pub fn reply_arrived(&mut self, id: &crate::jsonrpc::Id) -> bool {
-        match self.outstanding.get_mut(id) {
-            Some(n) if *n > 1 => {
-                *n -= 1;
+        // Taken out first: an id is nearly always outstanding once, and then that is its one lookup.
+        match self.outstanding.remove(id) {
+            Some(n) if n > 1 => {
+                self.outstanding.insert(id.clone(), n - 1);
                 true
             }
-            Some(_) => {
-                self.outstanding.remove(id);
-                true
-            }
+            Some(_) => true,
             None => false,
         }
     }
@@ -573,6 +574,23 @@ mod tests {
         assert_eq!(s.issue_event_id("1", 8, 1), Some((7, 1)));
         assert_eq!(s.issue_event_id("2", 7, 1), None);
         assert!(s.event_ids_full);
+    }
+
+    #[test]
+    fn an_id_is_outstanding_as_often_as_it_was_sent_within_the_cap() {
+        use crate::jsonrpc::Id;
+        let server: SocketAddr = "127.0.0.1:8000".parse().unwrap();
+        let mut s = Session::new(SessionKey { server, ident: SessionIdent::McpSessionId("a".into()) }, Timestamp(0));
+        let (a, b, c) = (Id::Num(1), Id::Str("b".into()), Id::Str("c".into()));
+        // Cap of two ids: `a` twice, `b`, then `c` finds no room; `a` and `b` again still count.
+        s.request_sent(&[a.clone(), a.clone(), b.clone()], 2);
+        s.request_sent(&[c.clone(), a.clone(), b.clone()], 2);
+        let arrivals: Vec<bool> = [&a, &a, &a, &a, &b, &b, &b, &c].iter().map(|id| s.reply_arrived(id)).collect();
+        assert_eq!(arrivals, [true, true, true, false, true, true, false, false]);
+        assert!(s.outstanding.is_empty());
+        // Room again once they are answered.
+        s.request_sent(std::slice::from_ref(&c), 2);
+        assert!(s.reply_arrived(&c));
     }
 }
 
