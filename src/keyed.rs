@@ -19,12 +19,87 @@
 
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasher, DefaultHasher, Hasher};
+use std::hash::{BuildHasher, DefaultHasher, Hash, Hasher};
 
 /// A map keyed from the wire.
 pub type WireMap<K, V> = HashMap<K, V, WireState>;
 /// A set of values from the wire.
 pub type WireSet<K> = HashSet<K, WireState>;
+
+/// A wire-keyed index (key to slot) that keeps the entry found last beside the map: where lookups come
+/// in runs of one key, the next of the run is one comparison instead of the keyed hash. The kept entry
+/// is dropped whenever the map changes, so it can never answer for a key the map no longer holds.
+#[derive(Debug)]
+pub struct LastFound<K: Copy> {
+    map: WireMap<K, usize>,
+    last: Option<(K, usize)>,
+}
+
+impl<K: Copy> Default for LastFound<K> {
+    fn default() -> Self {
+        LastFound { map: WireMap::default(), last: None }
+    }
+}
+
+impl<K: Copy + Eq + Hash> LastFound<K> {
+    pub fn get(&mut self, key: &K) -> Option<usize> {
+        if let Some((k, v)) = self.last {
+            if k == *key {
+                return Some(v);
+            }
+        }
+        let v = *self.map.get(key)?;
+        self.last = Some((*key, v));
+        Some(v)
+    }
+
+    /// The value of `key`, through the entry found last without replacing it (for lookups that cannot
+    /// change the index).
+    pub fn find(&self, key: &K) -> Option<usize> {
+        match self.last {
+            Some((k, v)) if k == *key => Some(v),
+            _ => self.map.get(key).copied(),
+        }
+    }
+
+    /// The value `key` had, if any.
+    pub fn insert(&mut self, key: K, value: usize) -> Option<usize> {
+        self.last = None;
+        self.map.insert(key, value)
+    }
+
+    pub fn remove(&mut self, key: &K) -> Option<usize> {
+        self.last = None;
+        self.map.remove(key)
+    }
+
+    /// Whether `key` is there, without keeping it as the last found.
+    pub fn contains_key(&self, key: &K) -> bool {
+        self.map.contains_key(key)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Every key with its value, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&K, usize)> {
+        self.map.iter().map(|(k, &v)| (k, v))
+    }
+
+    /// The value of `key`, without keeping it as the last found (for tests).
+    #[cfg(test)]
+    pub(crate) fn peek(&self, key: &K) -> Option<usize> {
+        self.map.get(key).copied()
+    }
+
+    /// The entry kept from the last lookup (for tests).
+    #[cfg(test)]
+    pub(crate) fn last(&self) -> Option<(K, usize)> {
+        self.last
+    }
+}
 
 /// Bytes gathered before they are handed to SipHash: an IPv6 socket address and a UUID session id fit.
 const GATHER: usize = 96;

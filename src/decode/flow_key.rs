@@ -48,59 +48,8 @@ impl FlowKey {
 /// Connections by 4-tuple, to a slot or a worker, with the entry found last kept beside the map: most
 /// packets belong to the connection of the packet before them (four in five on the bench capture: a
 /// response's segments come back to back), and the keyed hash of the 4-tuple was the costliest step of a
-/// packet's lookup. Used by reassembly's index and by the router of `--threads N`. The kept entry is
-/// dropped whenever the map changes, so it can never answer for a 4-tuple the map no longer holds.
-#[derive(Debug, Default)]
-pub struct FlowIndex {
-    map: crate::keyed::WireMap<FlowKey, usize>,
-    last: Option<(FlowKey, usize)>,
-}
-
-impl FlowIndex {
-    pub fn get(&mut self, key: &FlowKey) -> Option<usize> {
-        if let Some((k, v)) = self.last {
-            if k == *key {
-                return Some(v);
-            }
-        }
-        let v = *self.map.get(key)?;
-        self.last = Some((*key, v));
-        Some(v)
-    }
-
-    /// The value `key` had, if any.
-    pub fn insert(&mut self, key: FlowKey, value: usize) -> Option<usize> {
-        self.last = None;
-        self.map.insert(key, value)
-    }
-
-    pub fn remove(&mut self, key: &FlowKey) -> Option<usize> {
-        self.last = None;
-        self.map.remove(key)
-    }
-
-    /// The value of `key`, without keeping it as the last found (for tests).
-    #[cfg(test)]
-    pub(crate) fn peek(&self, key: &FlowKey) -> Option<usize> {
-        self.map.get(key).copied()
-    }
-
-    #[cfg(test)]
-    pub(crate) fn contains_key(&self, key: &FlowKey) -> bool {
-        self.map.contains_key(key)
-    }
-
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    /// The entry kept from the last lookup (for tests).
-    #[cfg(test)]
-    pub(crate) fn last(&self) -> Option<(FlowKey, usize)> {
-        self.last
-    }
-}
+/// packet's lookup. Used by reassembly's index and by the router of `--threads N`.
+pub type FlowIndex = crate::keyed::LastFound<FlowKey>;
 
 /// Direction of bytes relative to the connection's roles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -381,6 +381,12 @@ impl Session {
     }
 }
 
+/// The test that finds `key`'s session in the table.
+#[inline]
+fn is(key: KeyRef<'_>) -> impl Fn(&Box<Session>) -> bool + '_ {
+    move |s| s.key.key_ref() == key
+}
+
 impl SessionTable {
     pub fn len(&self) -> usize {
         self.map.len()
@@ -398,7 +404,7 @@ impl SessionTable {
     /// is then remembered), whether the key is there or not.
     fn hash_for(&self, key: KeyRef<'_>) -> u64 {
         let last = self.last_hash.get();
-        if self.map.find(last, |s| s.key.key_ref() == key).is_some() {
+        if self.map.find(last, is(key)).is_some() {
             return last;
         }
         let own = self.hash(key);
@@ -409,13 +415,13 @@ impl SessionTable {
     /// Lookups take an owned key (`&SessionKey`) or a borrowed one (`&KeyRef`) alike.
     pub fn get(&self, key: &dyn AsKeyRef) -> Option<&Session> {
         let key = key.key_ref();
-        self.map.find(self.hash_for(key), |s| s.key.key_ref() == key).map(|s| &**s)
+        self.map.find(self.hash_for(key), is(key)).map(|s| &**s)
     }
 
     pub fn get_mut(&mut self, key: &dyn AsKeyRef) -> Option<&mut Session> {
         let key = key.key_ref();
         let hash = self.hash_for(key);
-        self.map.find_mut(hash, |s| s.key.key_ref() == key).map(|s| &mut **s)
+        self.map.find_mut(hash, is(key)).map(|s| &mut **s)
     }
 
     pub fn contains_key(&self, key: &dyn AsKeyRef) -> bool {
@@ -424,7 +430,7 @@ impl SessionTable {
 
     fn remove(&mut self, key: &SessionKey) -> Option<Session> {
         let key = key.key_ref();
-        let entry = self.map.find_entry(self.hash(key), |s| s.key.key_ref() == key).ok()?;
+        let entry = self.map.find_entry(self.hash(key), is(key)).ok()?;
         Some(*entry.remove().0)
     }
 
@@ -435,9 +441,9 @@ impl SessionTable {
         let wanted = key.key_ref();
         // Found under `hash`, or not there and `hash` is the key's own.
         let hash = self.hash_for(wanted);
-        let evicted = if self.map.len() >= cap && self.map.find(hash, |s| s.key.key_ref() == wanted).is_none() { self.evict(cap) } else { None };
+        let evicted = if self.map.len() >= cap && self.map.find(hash, is(wanted)).is_none() { self.evict(cap) } else { None };
         let (state, serial, probation) = (&self.state, &mut self.serial, &mut self.probation);
-        let s = match self.map.entry(hash, |s| s.key.key_ref() == wanted, |s| state.hash_one(s.key.key_ref())) {
+        let s = match self.map.entry(hash, is(wanted), |s| state.hash_one(s.key.key_ref())) {
             Entry::Occupied(found) => found.into_mut(),
             Entry::Vacant(room) => {
                 *serial = serial.saturating_add(1);
@@ -457,7 +463,7 @@ impl SessionTable {
         let seg = if protected { &mut self.protected } else { &mut self.probation };
         let Some((slot, key)) = seg.pop_first() else { return Front::Empty };
         let hash = self.hash_for(key.key_ref());
-        let Some(s) = self.map.find_mut(hash, |s| s.key == key) else { return Front::Moved };
+        let Some(s) = self.map.find_mut(hash, is(key.key_ref())) else { return Front::Moved };
         if s.lru.key() != slot || s.lru.protected != protected {
             // Not this session's entry (cannot happen while every removal goes through the table).
             return Front::Moved;
@@ -484,7 +490,7 @@ impl SessionTable {
             match self.front(true, None) {
                 Front::Oldest(key) => {
                     let hash = self.hash_for(key.key_ref());
-                    let Some(s) = self.map.find_mut(hash, |s| s.key == key) else { continue };
+                    let Some(s) = self.map.find_mut(hash, is(key.key_ref())) else { continue };
                     // On probation it is evicted before it is promoted again, unless it is active first.
                     s.lru = LruSlot { at: s.last_seen, serial: s.lru.serial, protected: false };
                     self.probation.insert(s.lru.key(), key);

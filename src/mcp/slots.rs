@@ -4,65 +4,50 @@
 //! One exchange asks for its client's and its server's state half a dozen times, from the request's head
 //! to the response's end, and each time the key (an address pair, an address) went through the keyed
 //! SipHash of [`crate::keyed`]: about 1 % of a run's instructions for lookups whose answer was the one
-//! just given. Here the values live in slots that never move, since nothing is removed, and the last key
-//! found is kept with its slot: the next lookup of the same key is one comparison. Any other key is
-//! looked up as before, so what the map holds and answers is exactly a [`WireMap`]'s.
+//! just given. Here the values live in slots that never move, since nothing is removed, and the slots are
+//! found through a [`LastFound`] index: the next lookup of the key found last is one comparison. Any
+//! other key is looked up as before, so what the map holds and answers is exactly a `WireMap`'s.
 
-use std::cell::Cell;
 use std::hash::Hash;
 
-use crate::keyed::WireMap;
+use crate::keyed::LastFound;
 
 #[derive(Debug)]
 pub(super) struct Slots<K: Copy, V> {
-    index: WireMap<K, usize>,
+    index: LastFound<K>,
     // ALLOC: one slot per key, bounded as the caller bounds the keys it inserts
     values: Vec<V>,
-    /// The last key found and its slot.
-    last: Cell<Option<(K, usize)>>,
     /// What a slot out of range would be given, which no slot is: there is no panic path.
     spare: V,
 }
 
 impl<K: Copy, V: Default> Default for Slots<K, V> {
     fn default() -> Self {
-        Slots { index: WireMap::default(), values: Vec::new(), last: Cell::new(None), spare: V::default() }
+        Slots { index: LastFound::default(), values: Vec::new(), spare: V::default() }
     }
 }
 
 impl<K: Copy + Eq + Hash, V: Default> Slots<K, V> {
-    fn slot(&self, key: &K) -> Option<usize> {
-        if let Some((k, at)) = self.last.get() {
-            if k == *key {
-                return Some(at);
-            }
-        }
-        let at = *self.index.get(key)?;
-        self.last.set(Some((*key, at)));
-        Some(at)
-    }
-
     pub fn get(&self, key: &K) -> Option<&V> {
-        self.slot(key).and_then(|at| self.values.get(at))
+        self.index.find(key).and_then(|at| self.values.get(at))
     }
 
     pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
-        self.slot(key).and_then(|at| self.values.get_mut(at))
+        self.index.get(key).and_then(|at| self.values.get_mut(at))
     }
 
     pub fn contains_key(&self, key: &K) -> bool {
-        self.slot(key).is_some()
+        self.index.contains_key(key)
     }
 
     /// The value of `key`, a default one inserted if there was none.
     pub fn get_or_default(&mut self, key: K) -> &mut V {
-        let at = match self.slot(&key) {
+        let at = match self.index.get(&key) {
             Some(at) => at,
             None => {
                 let at = self.values.len();
                 self.values.push(V::default());
                 self.index.insert(key, at);
-                self.last.set(Some((key, at)));
                 at
             }
         };
@@ -78,7 +63,7 @@ impl<K: Copy + Eq + Hash, V: Default> Slots<K, V> {
 
     /// Every key with its value, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
-        self.index.iter().filter_map(|(k, &at)| self.values.get(at).map(|v| (k, v)))
+        self.index.iter().filter_map(|(k, at)| self.values.get(at).map(|v| (k, v)))
     }
 }
 
@@ -90,7 +75,7 @@ mod tests {
     #[test]
     fn answers_as_a_map_does_whatever_key_was_last() {
         let mut slots: Slots<u32, Vec<u32>> = Slots::default();
-        let mut map: WireMap<u32, Vec<u32>> = WireMap::default();
+        let mut map: crate::keyed::WireMap<u32, Vec<u32>> = crate::keyed::WireMap::default();
         // Keys in runs and alternations, absent ones asked between, values changed through every path.
         let ops = [1u32, 1, 2, 1, 3, 3, 2, 9, 1, 4, 4, 9, 2];
         for (i, &k) in ops.iter().enumerate() {
