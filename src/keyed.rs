@@ -17,6 +17,7 @@
 //! one encoding, and no encoding a prefix of another, so distinct keys still give SipHash distinct byte
 //! strings and the resistance is unchanged.
 
+use std::cell::Cell;
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, DefaultHasher, Hash, Hasher};
@@ -26,54 +27,110 @@ pub type WireMap<K, V> = HashMap<K, V, WireState>;
 /// A set of values from the wire.
 pub type WireSet<K> = HashSet<K, WireState>;
 
-/// A wire-keyed index (key to slot) that keeps the entry found last beside the map: where lookups come
-/// in runs of one key, the next of the run is one comparison instead of the keyed hash. The kept entry
-/// is dropped whenever the map changes, so it can never answer for a key the map no longer holds.
+/// How many entries a memory of recent lookups holds ([`LastFound`], the session table): more than the
+/// connections (or clients, or sessions) the bench capture interleaves at once, few enough that they
+/// stay in the core's cache.
+pub const RECENT: usize = 64;
+
+/// The place `key` may be remembered at in a memory of [`RECENT`] entries: `FxHash`, fast and not keyed.
+/// Whoever sends the traffic can make keys share a place, and all that buys is misses: a memory is only
+/// a shortcut to what its keyed map holds, and answers for a key only when equal to the one it kept.
+#[inline]
+pub fn recent_place<K: Hash + ?Sized>(key: &K, places: usize) -> usize {
+    let mut h = rustc_hash::FxHasher::default();
+    key.hash(&mut h);
+    // `finish` brings the best-mixed bits (the product's top ones) down to the bottom.
+    h.finish() as usize % places
+}
+
+/// Bucket numbers a [`RecentPlaces`] remembers: eight bytes each, so more than [`RECENT`] entries.
+const RECENT_PLACES: usize = 256;
+
+/// Where keys looked up lately were found in a table (bucket numbers), each at its key's
+/// [`recent_place`]: the table's own test of the key decides whether a number remembered still holds it.
+#[derive(Debug)]
+pub struct RecentPlaces([Cell<usize>; RECENT_PLACES]);
+
+impl Default for RecentPlaces {
+    fn default() -> Self {
+        RecentPlaces(std::array::from_fn(|_| Cell::new(usize::MAX)))
+    }
+}
+
+impl RecentPlaces {
+    /// The number remembered at `key`'s place, to read and to replace.
+    #[inline]
+    pub fn of<K: Hash + ?Sized>(&self, key: &K) -> Option<&Cell<usize>> {
+        self.0.get(recent_place(key, RECENT_PLACES))
+    }
+}
+
+/// A wire-keyed index (key to slot) that remembers the entries it found last beside the map: lookups
+/// come in runs of a few keys interleaved (a response's segments back to back, a client's exchanges on
+/// two connections), and each lookup the memory answers is one fast unkeyed hash and one comparison
+/// instead of the keyed hash and a probe.
+///
+/// The memory is direct-mapped: an entry can only sit at the key's [`recent_place`]. It holds a copy of
+/// an entry the map has (an insert writes it, a removal clears it), and a key is answered from it only
+/// when equal to the one kept; any other lookup goes to the keyed map as before.
 #[derive(Debug)]
 pub struct LastFound<K: Copy> {
     map: WireMap<K, usize>,
-    last: Option<(K, usize)>,
+    recent: [Option<(K, usize)>; RECENT],
 }
 
 impl<K: Copy> Default for LastFound<K> {
     fn default() -> Self {
-        LastFound { map: WireMap::default(), last: None }
+        LastFound { map: WireMap::default(), recent: [None; RECENT] }
     }
 }
 
 impl<K: Copy + Eq + Hash> LastFound<K> {
+    #[inline]
+    fn remembered(&self, key: &K, at: usize) -> Option<usize> {
+        match self.recent.get(at) {
+            Some(Some((k, v))) if k == key => Some(*v),
+            _ => None,
+        }
+    }
+
+    fn remember(&mut self, at: usize, entry: Option<(K, usize)>) {
+        if let Some(e) = self.recent.get_mut(at) {
+            *e = entry;
+        }
+    }
+
     pub fn get(&mut self, key: &K) -> Option<usize> {
-        if let Some((k, v)) = self.last {
-            if k == *key {
-                return Some(v);
-            }
+        let at = recent_place(key, RECENT);
+        if let Some(v) = self.remembered(key, at) {
+            return Some(v);
         }
         let v = *self.map.get(key)?;
-        self.last = Some((*key, v));
+        self.remember(at, Some((*key, v)));
         Some(v)
     }
 
-    /// The value of `key`, through the entry found last without replacing it (for lookups that cannot
-    /// change the index).
+    /// The value of `key`, through the entries remembered without remembering it (for lookups that
+    /// cannot change the index).
     pub fn find(&self, key: &K) -> Option<usize> {
-        match self.last {
-            Some((k, v)) if k == *key => Some(v),
-            _ => self.map.get(key).copied(),
-        }
+        self.remembered(key, recent_place(key, RECENT)).or_else(|| self.map.get(key).copied())
     }
 
     /// The value `key` had, if any.
     pub fn insert(&mut self, key: K, value: usize) -> Option<usize> {
-        self.last = None;
+        self.remember(recent_place(&key, RECENT), Some((key, value)));
         self.map.insert(key, value)
     }
 
     pub fn remove(&mut self, key: &K) -> Option<usize> {
-        self.last = None;
+        let at = recent_place(key, RECENT);
+        if self.remembered(key, at).is_some() {
+            self.remember(at, None);
+        }
         self.map.remove(key)
     }
 
-    /// Whether `key` is there, without keeping it as the last found.
+    /// Whether `key` is there, without remembering it.
     pub fn contains_key(&self, key: &K) -> bool {
         self.map.contains_key(key)
     }
@@ -88,16 +145,22 @@ impl<K: Copy + Eq + Hash> LastFound<K> {
         self.map.iter().map(|(k, &v)| (k, v))
     }
 
-    /// The value of `key`, without keeping it as the last found (for tests).
+    /// The value of `key`, without remembering it (for tests).
     #[cfg(test)]
     pub(crate) fn peek(&self, key: &K) -> Option<usize> {
         self.map.get(key).copied()
     }
 
-    /// The entry kept from the last lookup (for tests).
+    /// What the memory holds for `key` (for tests).
     #[cfg(test)]
-    pub(crate) fn last(&self) -> Option<(K, usize)> {
-        self.last
+    pub(crate) fn remembered_for(&self, key: &K) -> Option<usize> {
+        self.remembered(key, recent_place(key, RECENT))
+    }
+
+    /// Every entry the memory holds (for tests).
+    #[cfg(test)]
+    pub(crate) fn all_remembered(&self) -> impl Iterator<Item = (K, usize)> + '_ {
+        self.recent.iter().flatten().copied()
     }
 }
 
@@ -191,6 +254,58 @@ mod tests {
             sip.write(p);
         }
         (wire.finish(), sip.finish())
+    }
+
+    /// xorshift64: a fixed sequence, so that a failure is reproduced.
+    fn rnd(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    #[test]
+    fn an_index_answers_as_its_map_does_whatever_it_remembers() {
+        // Ten times more keys than the memory has places, so that keys share them: inserts of new keys
+        // and of present ones with another value, removals (of keys remembered and not), lookups in runs.
+        let mut index: LastFound<u32> = LastFound::default();
+        let mut map: WireMap<u32, usize> = WireMap::default();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for step in 0..50_000 {
+            let k = (rnd(&mut seed) % (10 * RECENT as u64)) as u32;
+            for _ in 0..=rnd(&mut seed) % 3 {
+                match rnd(&mut seed) % 5 {
+                    0 => assert_eq!(index.insert(k, step), map.insert(k, step), "step {step}: insert {k}"),
+                    1 => assert_eq!(index.remove(&k), map.remove(&k), "step {step}: remove {k}"),
+                    2 => assert_eq!(index.find(&k), map.get(&k).copied(), "step {step}: find {k}"),
+                    _ => assert_eq!(index.get(&k), map.get(&k).copied(), "step {step}: get {k}"),
+                }
+                assert_eq!(index.contains_key(&k), map.contains_key(&k));
+            }
+        }
+        // Whatever it holds at the end is an entry of the map.
+        assert!(index.all_remembered().all(|(k, v)| map.get(&k) == Some(&v)));
+        assert!(index.all_remembered().count() > RECENT / 2, "the memory was used");
+    }
+
+    #[test]
+    fn keys_sharing_a_place_are_told_apart() {
+        let (a, b) = {
+            let a = 1u32;
+            let b = (2..).find(|b| recent_place(b, RECENT) == recent_place(&a, RECENT)).unwrap();
+            (a, b)
+        };
+        let mut index: LastFound<u32> = LastFound::default();
+        index.insert(a, 10);
+        assert_eq!(index.get(&a), Some(10));
+        // b shares a's place: not given a's slot, then remembered in its stead without losing a.
+        assert_eq!(index.get(&b), None);
+        index.insert(b, 20);
+        assert_eq!((index.get(&b), index.remembered_for(&a)), (Some(20), None));
+        assert_eq!((index.get(&a), index.find(&b)), (Some(10), Some(20)));
+        // Removing b while a is the one remembered leaves a remembered.
+        assert_eq!(index.remove(&b), Some(20));
+        assert_eq!((index.remembered_for(&a), index.get(&b)), (Some(10), None));
     }
 
     #[test]

@@ -45,10 +45,10 @@ impl FlowKey {
     }
 }
 
-/// Connections by 4-tuple, to a slot or a worker, with the entry found last kept beside the map: most
-/// packets belong to the connection of the packet before them (four in five on the bench capture: a
-/// response's segments come back to back), and the keyed hash of the 4-tuple was the costliest step of a
-/// packet's lookup. Used by reassembly's index and by the router of `--threads N`.
+/// Connections by 4-tuple, to a slot or a worker, with the entries found lately kept beside the map: most
+/// packets belong to a connection of the last few packets (a response's segments come back to back, the
+/// other direction's acknowledgements between them), and the keyed hash of the 4-tuple was the costliest
+/// step of a packet's lookup. Used by reassembly's index and by the router of `--threads N`.
 pub type FlowIndex = crate::keyed::LastFound<FlowKey>;
 
 /// Direction of bytes relative to the connection's roles.

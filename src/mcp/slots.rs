@@ -1,11 +1,11 @@
 //! A wire-keyed map for state that is never removed (per client and server, per server), which
-//! remembers the slot of the last key it found.
+//! remembers the slots of the keys it found lately.
 //!
 //! One exchange asks for its client's and its server's state half a dozen times, from the request's head
 //! to the response's end, and each time the key (an address pair, an address) went through the keyed
 //! SipHash of [`crate::keyed`]: about 1 % of a run's instructions for lookups whose answer was the one
 //! just given. Here the values live in slots that never move, since nothing is removed, and the slots are
-//! found through a [`LastFound`] index: the next lookup of the key found last is one comparison. Any
+//! found through a [`LastFound`] index: a lookup of a key found lately is a fast hash and one comparison. Any
 //! other key is looked up as before, so what the map holds and answers is exactly a `WireMap`'s.
 
 use std::hash::Hash;

@@ -198,7 +198,7 @@ mod tests {
 
     #[test]
     fn a_forgotten_connection_is_not_found_again_through_the_last_lookup() {
-        // One connection remembered at most: A is found (and kept as the last lookup), then B's
+        // One connection remembered at most: A is found (and kept in the index's memory), then B's
         // handshake makes the router forget A. A must then be unknown, as if never looked up: routed
         // afresh and remembered again, not answered from the lookup of a connection no longer held.
         let mut r = Router::new(2, 1);
@@ -206,9 +206,10 @@ mod tests {
         let key_a = FlowKey::new(a.src, a.dst);
         let first = r.shard(&a);
         assert_eq!(r.shard(&a), first);
-        assert_eq!(r.flows.last(), Some((key_a, first)));
+        assert_eq!(r.flows.remembered_for(&key_a), Some(first));
         r.shard(&b);
-        assert!(!r.flows.contains_key(&key_a) && r.flows.last().is_none_or(|(k, _)| k != key_a), "{:?}", r.flows.last());
+        assert!(!r.flows.contains_key(&key_a) && r.flows.remembered_for(&key_a).is_none());
+        assert!(r.flows.all_remembered().all(|(k, _)| k != key_a), "{:?}", r.flows.all_remembered().collect::<Vec<_>>());
         assert_eq!(r.shard(&a), first);
         assert!(r.flows.contains_key(&key_a));
     }
