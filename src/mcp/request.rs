@@ -309,7 +309,8 @@ pub(super) struct KeyInfo {
 }
 
 pub(super) fn legacy_param(target: &str) -> Option<&str> {
-    let query = target.split_once('?')?.1;
+    // Found byte by byte: most targets have no query, and a `str` search for a `char` costs more on them.
+    let query = target.get(target.bytes().position(|b| b == b'?')? + 1..)?;
     query.split('&').find_map(|kv| {
         let (k, v) = kv.split_once('=')?;
         (k == "sessionId" || k == "session_id").then_some(v)
@@ -357,6 +358,23 @@ mod tests {
     use crate::facts::{Era, FactKind, FieldValue};
     use crate::mcp::harness::*;
     use crate::reassembly::EndReason;
+
+    #[test]
+    fn the_legacy_session_parameter_is_read_from_the_query_only() {
+        for (target, want) in [
+            ("/messages?sessionId=9", Some("9")),
+            ("/messages/?session_id=ab-c&x=1", Some("ab-c")),
+            ("/m?x=1&sessionId=", Some("")),
+            ("/m?x=sessionId=3", None),
+            ("/m", None),
+            ("/m?", None),
+            ("?sessionId=1", Some("1")),
+            ("/sessionId=1", None),
+            ("/caf\u{e9}?sessionId=\u{e9}t\u{e9}", Some("\u{e9}t\u{e9}")),
+        ] {
+            assert_eq!(super::legacy_param(target), want, "{target}");
+        }
+    }
 
     #[test]
     fn a_connections_repeated_names_are_shared_and_a_change_is_seen() {

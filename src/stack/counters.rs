@@ -72,7 +72,7 @@ impl HttpCounters {
     }
 
     fn count_response(&mut self, headers: &crate::http::Headers) {
-        let name = headers.get("content-type").map(|v| v.split(';').next().unwrap_or_default().trim());
+        let name = headers.media_type_raw();
         let name = match name {
             None => "none",
             Some(n) => n,

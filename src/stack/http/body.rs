@@ -132,10 +132,7 @@ fn content_length(headers: &Headers) -> Cl {
 
 /// Whether a response carries `text/event-stream` (WHATWG HTML §9.2.6), parameters and case ignored.
 pub fn is_event_stream(headers: &Headers) -> bool {
-    headers
-        .get("content-type")
-        .map(|v| v.split(';').next().unwrap_or_default().trim().eq_ignore_ascii_case("text/event-stream"))
-        .unwrap_or(false)
+    headers.media_type_is("text/event-stream")
 }
 
 /// Body length of a request.

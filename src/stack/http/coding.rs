@@ -131,6 +131,16 @@ impl BodyCodings {
     /// The codings of a head: `None` when the body is not coded (no `Content-Encoding`, only `identity`,
     /// and no transfer coding but `chunked`).
     pub fn from_headers(headers: &Headers) -> Option<BodyCodings> {
+        // Nearly every message: no content coding, and no transfer coding or chunked alone. Asked three
+        // times a message, and the split of each value into codings and parameters costs more than this.
+        if headers.get("content-encoding").is_none() && headers.values("transfer-encoding").all(|v| v.trim().eq_ignore_ascii_case("chunked")) {
+            return None;
+        }
+        Self::planned(headers)
+    }
+
+    /// What [`BodyCodings::from_headers`] answers, from every coding named.
+    fn planned(headers: &Headers) -> Option<BodyCodings> {
         // Applied in this order: content codings, then transfer codings (chunked is framing, done already).
         let mut applied: Vec<&str> = Vec::new();
         for v in headers.values("content-encoding") {
@@ -941,6 +951,26 @@ mod tests {
     }
 
     const TEXT: &[u8] = b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n";
+
+    #[test]
+    fn the_shortcut_for_plain_and_chunked_heads_answers_as_the_codings_do() {
+        let te = ["chunked", " Chunked ", "CHUNKED", "chunked, gzip", "gzip, chunked", "chunked;q=1", "", ",chunked", "identity"];
+        let ce = [None, Some(""), Some("identity"), Some("gzip"), Some(" ")];
+        for c in ce {
+            for n in 0..=2 {
+                for pick in 0..te.len() * te.len() {
+                    let (a, b) = (te[pick % te.len()], te[pick / te.len()]);
+                    let mut pairs: Vec<(&str, &str)> = Vec::new();
+                    if let Some(c) = c {
+                        pairs.push(("content-encoding", c));
+                    }
+                    pairs.extend([("transfer-encoding", a), ("transfer-encoding", b)].into_iter().take(n));
+                    let h = Headers::from_pairs(pairs.iter().copied());
+                    assert_eq!(BodyCodings::from_headers(&h), BodyCodings::planned(&h), "{pairs:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn coding_list_identity_and_chunked_are_not_codings() {
