@@ -239,6 +239,15 @@ impl Hasher for WireHasher {
     }
 }
 
+/// xorshift64, for tests: a fixed sequence of inputs, so that a failure is reproduced.
+#[cfg(test)]
+pub(crate) fn xorshift(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
@@ -256,14 +265,6 @@ mod tests {
         (wire.finish(), sip.finish())
     }
 
-    /// xorshift64: a fixed sequence, so that a failure is reproduced.
-    fn rnd(seed: &mut u64) -> u64 {
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
-        *seed
-    }
-
     #[test]
     fn an_index_answers_as_its_map_does_whatever_it_remembers() {
         // Ten times more keys than the memory has places, so that keys share them: inserts of new keys
@@ -272,9 +273,9 @@ mod tests {
         let mut map: WireMap<u32, usize> = WireMap::default();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for step in 0..50_000 {
-            let k = (rnd(&mut seed) % (10 * RECENT as u64)) as u32;
-            for _ in 0..=rnd(&mut seed) % 3 {
-                match rnd(&mut seed) % 5 {
+            let k = (xorshift(&mut seed) % (10 * RECENT as u64)) as u32;
+            for _ in 0..=xorshift(&mut seed) % 3 {
+                match xorshift(&mut seed) % 5 {
                     0 => assert_eq!(index.insert(k, step), map.insert(k, step), "step {step}: insert {k}"),
                     1 => assert_eq!(index.remove(&k), map.remove(&k), "step {step}: remove {k}"),
                     2 => assert_eq!(index.find(&k), map.get(&k).copied(), "step {step}: find {k}"),
@@ -315,12 +316,7 @@ mod tests {
         // stream, so gathering must give exactly the streamed hash (same key, same resistance).
         let state = WireState::default();
         let mut seed = 7u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = move || crate::keyed::xorshift(&mut seed);
         for _ in 0..2_000 {
             let parts: Vec<Vec<u8>> = (0..rnd() % 8)
                 .map(|_| {

@@ -768,12 +768,7 @@ mod slru_tests {
         let mut t = SessionTable::default();
         let mut present = std::collections::BTreeSet::new();
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = move || crate::keyed::xorshift(&mut seed);
         let cap = 700;
         for step in 0..30_000i64 {
             // Runs of one key, as an exchange looks its session up, between keys at random.

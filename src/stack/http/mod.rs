@@ -1441,12 +1441,7 @@ mod tests {
             "last-event-id", "mcp-method", "mcp-name", "mcp-names", "accept", "x-other", "hos", "",
         ];
         let mut seed = 0x853c_49e6_748f_ea9bu64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = move || crate::keyed::xorshift(&mut seed);
         for round in 0..2_000 {
             let fields: Vec<(String, String)> = (0..rnd() % 14)
                 .map(|i| (names[(rnd() % names.len() as u64) as usize].to_string(), format!("v{round}.{i}")))
