@@ -27,9 +27,8 @@ pub type WireMap<K, V> = HashMap<K, V, WireState>;
 /// A set of values from the wire.
 pub type WireSet<K> = HashSet<K, WireState>;
 
-/// How many entries a memory of recent lookups holds ([`LastFound`], the session table): more than the
-/// connections (or clients, or sessions) the bench capture interleaves at once, few enough that they
-/// stay in the core's cache.
+/// How many entries a [`LastFound`] remembers: more than the connections (or clients) the bench capture
+/// interleaves at once, few enough that they stay in the core's cache.
 pub const RECENT: usize = 64;
 
 /// The place `key` may be remembered at in a memory of [`RECENT`] entries: `FxHash`, fast and not keyed.
