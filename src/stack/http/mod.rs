@@ -94,7 +94,7 @@ pub struct Headers {
 
 impl Default for Headers {
     fn default() -> Self {
-        Headers { text: String::new(), ends: Ends::new(), first: [ABSENT; KNOWN.len()] }
+        Headers::with_capacity(0, 0)
     }
 }
 
@@ -234,8 +234,9 @@ impl Headers {
     #[inline]
     pub fn values<'a, 'n>(&'a self, lower_name: &'n str) -> impl Iterator<Item = &'a str> + use<'a, 'n> {
         let (bytes, want) = (self.text.as_bytes(), lower_name.as_bytes());
-        let from = match known_slot(want) {
-            Some(k) => self.first.get(k).map_or(0, |&i| usize::try_from(i).unwrap_or(usize::MAX)),
+        let from = match known_slot(want).and_then(|k| self.first.get(k)) {
+            Some(&ABSENT) => self.ends.len(),
+            Some(&i) => i as usize,
             None => 0,
         };
         // Where the field `from` starts: where the one before it ended.
