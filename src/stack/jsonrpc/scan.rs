@@ -75,21 +75,16 @@ pub(super) fn special(s: &[u8]) -> Option<usize> {
 /// valid as they stand (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, and `\u` with four hex digits);
 /// the index of the first byte the loop must look at itself: a quote or control character that no escape
 /// takes, a backslash whose escape is anything else or runs past `b`, or the start of the last bytes that
-/// do not fill a block (the escape's backslash, when its second byte is the first of them). The loop then
+/// do not fill a block. An escape that a block's last byte opens moves the next block past its second
+/// byte, so no block starts inside an escape and nothing is carried from one block to the next. The loop then
 /// finds that byte first and decides it as before, so a skipped string is accepted, rejected and ended
 /// exactly as it was; only the loop's restart after each escape is gone. That restart cost more than the
 /// text between escapes, which in the JSON that servers put in strings (tool output, embedded JSON) comes
 /// every hundred bytes or so: on the bench capture a skipped string was restarted six times on average.
 pub(super) fn skip_plain(b: &[u8], from: usize) -> usize {
     let mut p = from;
-    // The byte at `p` is the second byte of an escape whose backslash ended the block before.
-    let mut taken = false;
-    while let Some(block) = b.get(p..p + 64) {
+    'blocks: while let Some(block) = b.get(p..p + 64) {
         let mut stops = block_stops(block);
-        if taken {
-            stops &= !1;
-            taken = false;
-        }
         while stops != 0 {
             let k = stops.trailing_zeros() as usize;
             let at = p + k;
@@ -99,11 +94,11 @@ pub(super) fn skip_plain(b: &[u8], from: usize) -> usize {
             match b.get(at + 1) {
                 Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
                     // The escaped byte is text, whatever it is.
-                    if k < 63 {
-                        stops &= !(1u64 << (k + 1));
-                    } else {
-                        taken = true;
+                    if k == 63 {
+                        p = at + 2;
+                        continue 'blocks;
                     }
+                    stops &= !(1u64 << (k + 1));
                 }
                 Some(b'u') if b.get(at + 2..at + 6).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) => {}
                 _ => return at,
@@ -112,11 +107,7 @@ pub(super) fn skip_plain(b: &[u8], from: usize) -> usize {
         }
         p += 64;
     }
-    if taken {
-        p - 1
-    } else {
-        p
-    }
+    p
 }
 
 /// The quotes, backslashes and control characters of a 64-byte block, one bit each. A block with none,
@@ -125,7 +116,7 @@ fn block_stops(block: &[u8]) -> u64 {
     use wide::u8x16;
     let lanes = |i: usize| -> u8x16 {
         let v = block.get(i * 16..i * 16 + 16).and_then(|c| <[u8; 16]>::try_from(c).ok()).map_or(u8x16::ZERO, u8x16::new);
-        v.simd_eq(u8x16::splat(b'"')) | v.simd_eq(u8x16::splat(b'\\')) | v.saturating_sub(u8x16::splat(0x1f)).simd_eq(u8x16::ZERO)
+        stop_lanes(v)
     };
     let (a, b, c, d) = (lanes(0), lanes(1), lanes(2), lanes(3));
     if (a | b | c | d).to_bitmask() == 0 {
@@ -148,9 +139,17 @@ pub(super) fn utf8_error(text: &[u8]) -> Option<std::str::Utf8Error> {
 fn block_special(b: &[u8]) -> Option<usize> {
     use wide::u8x16;
     let v = u8x16::new(<[u8; 16]>::try_from(b).ok()?);
-    let stop = v.simd_eq(u8x16::splat(b'"')) | v.simd_eq(u8x16::splat(b'\\')) | v.saturating_sub(u8x16::splat(0x1f)).simd_eq(u8x16::ZERO);
-    let mask = stop.to_bitmask();
+    let mask = stop_lanes(v).to_bitmask();
     (mask != 0).then(|| mask.trailing_zeros() as usize)
+}
+
+/// The lanes of `v` that stop string text. A quote (0x22) is a control character's neighbour: flipping
+/// bit 1 maps it to 0x20 and maps the control characters onto themselves, so one unsigned `<= 0x20` on
+/// `v ^ 0x02` tells both, and only the backslash needs a test of its own.
+fn stop_lanes(v: wide::u8x16) -> wide::u8x16 {
+    use wide::u8x16;
+    let t = v ^ u8x16::splat(0x02);
+    t.min(u8x16::splat(0x20)).simd_eq(t) | v.simd_eq(u8x16::splat(b'\\'))
 }
 
 /// A byte that stops string text, tested alone (text shorter than a block).
@@ -164,7 +163,9 @@ fn word_special(b: [u8; 8]) -> Option<usize> {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
     let x = u64::from_le_bytes(b);
-    let hit = x.wrapping_sub(ONES * 0x20) & !x & HIGH | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\')));
+    // Below 0x21 after bit 1 is flipped: a control character or a quote (see `stop_lanes`).
+    let t = x ^ (ONES * 0x02);
+    let hit = t.wrapping_sub(ONES * 0x21) & !t & HIGH | zero(x ^ (ONES * u64::from(b'\\')));
     (hit != 0).then(|| (hit.trailing_zeros() / 8) as usize)
 }
 
@@ -954,12 +955,12 @@ mod tests {
         b.push(b'"');
         b.extend_from_slice(&plain(64));
         assert_eq!(super::skip_plain(&b, 0), 165);
-        // The same with no whole step after it: the loop is handed the backslash.
+        // The same with no whole step after it: the loop is handed the text after the escape.
         let mut b = plain(63);
         b.extend_from_slice(b"\\\"");
         b.extend_from_slice(&plain(10));
         b.push(b'"');
-        assert_eq!(super::skip_plain(&b, 0), 63);
+        assert_eq!(super::skip_plain(&b, 0), 65);
         // `\u` with its hex digits across two steps, and an invalid one: handed its backslash.
         let mut b = plain(61);
         b.extend_from_slice(b"\\u00e9");
@@ -1007,6 +1008,21 @@ mod tests {
             b.pop();
         }
         assert_eq!(b.last(), None);
+    }
+
+    #[test]
+    fn skip_plain_at_every_offset_and_byte() {
+        // Each byte value at each position of a whole step, with a second step of plain text after it:
+        // a flagged byte is the loop's (a backslash followed by plain text is an invalid escape), any
+        // other is stepped over with the rest, up to the bytes that do not fill a step.
+        for pos in 0..64 {
+            for c in 0..=255u8 {
+                let mut b = vec![b'a'; 130];
+                b[pos] = c;
+                let flagged = c == b'"' || c == b'\\' || c < 0x20;
+                assert_eq!(super::skip_plain(&b, 0), if flagged { pos } else { 128 }, "byte {c:#x} at {pos}");
+            }
+        }
     }
 
     #[test]
