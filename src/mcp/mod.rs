@@ -12,10 +12,11 @@
 //! end, an id anomaly, a fallback sequence), never per packet: rules cost microseconds each.
 //!
 //! This file holds the tracker's state: connections and their transactions, session keying, requests'
-//! facts, timers and expiry. The rest, one concern a file: `request` (the request half and what it says
-//! of session and era), `response` (status lines, JSON replies, the end of a response), `events` (SSE
-//! events and resumption), `session` (sessions and their table), `stream` and `cursor` (one stream's
-//! event ids), `record` (per-session history for the reports).
+//! facts, what timers do when they fire, and expiry. The rest, one concern a file: `request` (the request
+//! half and what it says of session and era), `response` (status lines, JSON replies, the end of a
+//! response), `events` (SSE events and resumption), `session` (sessions and their table), `stream` and
+//! `cursor` (one stream's event ids), `timers` (the queue of due checks), `record` (per-session history
+//! for the reports).
 
 mod answers;
 pub mod cursor;
@@ -30,6 +31,7 @@ mod response;
 pub mod session;
 mod slots;
 pub mod stream;
+mod timers;
 mod undecoded;
 
 use std::collections::{BTreeMap, VecDeque};
@@ -127,7 +129,7 @@ struct Tx {
     wait_step: usize,
     /// Its pending `Timer::Request` (key in `McpTracker::timers`), removed with the transaction when it
     /// is dropped at the cap.
-    timer: Option<(Timestamp, u64)>,
+    timer: Option<timers::TimerKey>,
     /// Server bytes were lost to a capture gap while this request waited for its response head: its
     /// response may lie in the gap (and HTTP/1.1 pairs the next response seen with it), so what it was
     /// answered, or that it was not, is the capture's loss.
@@ -293,8 +295,7 @@ pub struct McpTracker {
     servers: slots::Slots<SocketAddr, ServerState>,
     /// Session ids minted by an `initialize` response in this capture.
     minted: WireSet<String>,
-    timers: BTreeMap<(Timestamp, u64), Timer>,
-    timer_seq: u64,
+    timers: timers::Timers<Timer>,
     checkpoints: Checkpoints,
     versions: Versions,
     stream_uid: u64,
@@ -321,8 +322,7 @@ impl McpTracker {
             clients: slots::Slots::default(),
             servers: slots::Slots::default(),
             minted: WireSet::default(),
-            timers: BTreeMap::new(),
-            timer_seq: 0,
+            timers: timers::Timers::default(),
             checkpoints,
             versions: Versions::default(),
             stream_uid: 0,
@@ -539,7 +539,7 @@ impl McpTracker {
                     // requests that follow it from the request-side checks.
                     if let Some(old) = view.txs.iter().position(|t| t.resp.is_none()).and_then(|i| view.txs.remove(i)) {
                         if let Some(k) = old.timer {
-                            self.timers.remove(&k);
+                            self.timers.cancel(k);
                         }
                         self.stats.pending_cap_hits += 1;
                     }
@@ -574,7 +574,7 @@ impl McpTracker {
                 let Some(view) = self.conns.get_mut(&conn) else { return };
                 if let Some(pos) = view.txs.iter().position(|t| t.id == Some(tx) && t.resp.is_none()) {
                     if let Some(k) = view.txs.remove(pos).and_then(|t| t.timer) {
-                        self.timers.remove(&k);
+                        self.timers.cancel(k);
                     }
                 }
             }
@@ -595,10 +595,8 @@ impl McpTracker {
         self.clients.get_or_default(key)
     }
 
-    fn schedule(&mut self, at: Timestamp, timer: Timer) -> (Timestamp, u64) {
-        self.timer_seq += 1;
-        self.timers.insert((at, self.timer_seq), timer);
-        (at, self.timer_seq)
+    fn schedule(&mut self, at: Timestamp, timer: Timer) -> timers::TimerKey {
+        self.timers.schedule(at, timer)
     }
 
     /// Schedules the next wait checkpoint of a transaction and notes it on the transaction.
@@ -813,11 +811,7 @@ impl McpTracker {
     /// Moves capture time: fires due timers (waiting requests, missing re-initialize) and releases
     /// sessions idle for longer than `Limits::session_idle_secs`.
     pub fn advance<F: FnMut(Fact)>(&mut self, now: Timestamp, out: &mut F) {
-        while let Some((&(at, seq), _)) = self.timers.iter().next() {
-            if at > now {
-                break;
-            }
-            let Some(timer) = self.timers.remove(&(at, seq)) else { break };
+        while let Some((at, timer)) = self.timers.pop_due(now) {
             self.fire(at, timer, out);
         }
         if now.since(self.last_expiry) < Duration::from_secs(1) {
