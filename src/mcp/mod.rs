@@ -595,13 +595,9 @@ impl McpTracker {
         self.clients.get_or_default(key)
     }
 
-    fn schedule(&mut self, at: Timestamp, timer: Timer) -> timers::TimerKey {
-        self.timers.schedule(at, timer)
-    }
-
     /// Schedules the next wait checkpoint of a transaction and notes it on the transaction.
     fn schedule_wait(&mut self, at: Timestamp, conn: ConnId, tx: Option<TxId>) {
-        let k = self.schedule(at, Timer::Request { conn, tx });
+        let k = self.timers.schedule(at, Timer::Request { conn, tx });
         if let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) {
             t.timer = Some(k);
         }
@@ -897,7 +893,7 @@ impl McpTracker {
                     }
                 }
                 if let Some(n) = self.checkpoints.stale_session.get(step + 1).copied() {
-                    self.schedule(d.ts.plus(Duration::from_secs(n)), Timer::Reinit { client, sid, step: step + 1 });
+                    self.timers.schedule(d.ts.plus(Duration::from_secs(n)), Timer::Reinit { client, sid, step: step + 1 });
                 }
             }
         }

@@ -460,7 +460,7 @@ impl McpTracker {
                         // ALLOC: dead session ids per client, at most MAX_DEAD
                         c.dead.insert(sid.clone(), Dead { ts, frame, reinitialized: false, reuses: 0, reuse_frames: Vec::new(), key: key.clone(), endpoint: endpoint.to_string() });
                         if let Some(first) = first {
-                            self.schedule(ts.plus(Duration::from_secs(first)), Timer::Reinit { client: (client.ip(), server), sid, step: 0 });
+                            self.timers.schedule(ts.plus(Duration::from_secs(first)), Timer::Reinit { client: (client.ip(), server), sid, step: 0 });
                         }
                     }
                 }
