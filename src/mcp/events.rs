@@ -190,7 +190,7 @@ impl McpTracker {
         resp.gap |= mispaired;
         if answered_here {
             if let Some(p) = resp.shift.take() {
-                out(judge(s, p, st, frame, false, capture_loss));
+                out(judge(s, *p, st, frame, false, capture_loss));
             }
         }
     }

@@ -257,7 +257,7 @@ impl McpTracker {
                 if let Some(p) = shift {
                     if body == BodyType::Sse {
                         // Judged when the reply arrives on the stream or the stream ends.
-                        resp.shift = Some(p);
+                        resp.shift = Some(Box::new(p));
                     } else {
                         out(Fact { ctx: p.ctx, kind: FactKind::ResponseShift(p.fact) });
                     }
@@ -323,7 +323,7 @@ impl McpTracker {
             st.end(ts);
             if let Some(p) = resp.shift.take() {
                 let f = p.fact.frame as u64;
-                out(judge(s, p, st, f, true, capture_loss));
+                out(judge(s, *p, st, f, true, capture_loss));
             }
             if resp.kind == RespKind::Get || !st.pending.is_empty() {
                 s.streams_broken += 1;
