@@ -902,7 +902,7 @@ impl McpTracker {
     }
 
     /// A session evicted at the session cap (the least recently active one): counted and released.
-    fn evicted(&mut self, s: Session) {
+    fn evicted(&mut self, s: Box<Session>) {
         if let Some(rec) = self.recorder.as_mut() {
             rec.release(&s);
         }

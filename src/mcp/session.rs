@@ -429,16 +429,17 @@ impl SessionTable {
         self.bucket_of(key.key_ref()).is_some()
     }
 
-    fn remove(&mut self, key: &SessionKey) -> Option<Session> {
+    /// The session leaves the table in its box: a `Session` is 544 bytes, and the callers only read it.
+    fn remove(&mut self, key: &SessionKey) -> Option<Box<Session>> {
         let key = key.key_ref();
         let entry = self.map.find_entry(self.hash(key), is(key)).ok()?;
-        Some(*entry.remove().0)
+        Some(entry.remove().0)
     }
 
     /// The session of `key`, created at `ts` if new. At `cap` sessions a new one first evicts one (the
     /// oldest on probation, else the oldest protected), which is returned for the caller to count and
     /// release.
-    pub fn entry(&mut self, key: &SessionKey, ts: Timestamp, cap: usize) -> (&mut Session, Option<Session>) {
+    pub fn entry(&mut self, key: &SessionKey, ts: Timestamp, cap: usize) -> (&mut Session, Option<Box<Session>>) {
         let wanted = key.key_ref();
         let evicted = if self.map.len() >= cap && self.bucket_of(wanted).is_none() { self.evict(cap) } else { None };
         let hash = self.hash(wanted);
@@ -500,7 +501,7 @@ impl SessionTable {
     }
 
     /// Evicts one session to make room under `cap`.
-    fn evict(&mut self, cap: usize) -> Option<Session> {
+    fn evict(&mut self, cap: usize) -> Option<Box<Session>> {
         let share = cap.saturating_sub(cap / 4);
         loop {
             match self.front(false, Some(share)) {
@@ -518,7 +519,7 @@ impl SessionTable {
 
     /// Removes and returns a session whose `last_seen` satisfies `pred` (idle expiry: "older than"),
     /// oldest first; `None` once no session does.
-    pub fn pop_oldest_if(&mut self, pred: impl Fn(Timestamp) -> bool) -> Option<Session> {
+    pub fn pop_oldest_if(&mut self, pred: impl Fn(Timestamp) -> bool) -> Option<Box<Session>> {
         loop {
             // Entries are never later than their session's time: if both fronts fail, every session does.
             let fronts = [self.probation.first_key_value(), self.protected.first_key_value()].map(|f| f.map(|(k, _)| *k));
