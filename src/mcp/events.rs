@@ -28,8 +28,8 @@ impl McpTracker {
         let (client, server) = (view.client, view.server);
         let pairing_unsure = view.gapped || view.midstream;
         let Some(t) = view.tx_mut(tx) else { return };
-        let get_path: Arc<str> = t.req.as_ref().map_or_else(|| "".into(), Req::endpoint);
-        let req_frame = t.req.as_ref().map_or(frame, |r| r.frame);
+        let get_path: Arc<str> = t.req.as_deref().map_or_else(|| "".into(), Req::endpoint);
+        let req_frame = t.req.as_deref().map_or(frame, |r| r.frame);
         let capture_loss = t.capture_loss();
         let Some(resp) = t.resp.as_mut() else { return };
         let Some(st) = resp.stream.as_mut() else { return };

@@ -125,7 +125,9 @@ struct Resp {
 #[derive(Debug)]
 struct Tx {
     id: Option<TxId>,
-    req: Option<Req>,
+    /// Boxed, as the response is: a transaction moves as it is queued, answered and retired, and a `Req`
+    /// is 656 bytes.
+    req: Option<Box<Req>>,
     resp: Option<Box<Resp>>,
     /// Next `Checkpoints::request_waiting` index for this transaction's unanswered requests.
     wait_step: usize,
@@ -139,7 +141,7 @@ struct Tx {
 }
 
 impl Tx {
-    fn new(id: Option<TxId>, req: Option<Req>) -> Tx {
+    fn new(id: Option<TxId>, req: Option<Box<Req>>) -> Tx {
         Tx { id, req, resp: None, wait_step: 0, timer: None, gap_lost: false }
     }
 
@@ -408,7 +410,7 @@ impl McpTracker {
                 Some(r) => r.gap = true,
                 None => {
                     tx.gap_lost = tx.req.is_some();
-                    waiting_sids.extend(tx.req.as_ref().and_then(|r| r.session_id().map(str::to_string)));
+                    waiting_sids.extend(tx.req.as_deref().and_then(|r| r.session_id().map(str::to_string)));
                 }
             }
         }
@@ -478,7 +480,7 @@ impl McpTracker {
             if tx.resp.is_some() {
                 // The HTTP layer ends open responses on FIN/RST; this is the safety net.
                 self.finish_response(&view, &mut tx, ts, MessageEnd::Interrupted, out);
-            } else if let Some(req) = tx.req.as_ref() {
+            } else if let Some(req) = tx.req.as_deref() {
                 // A POST the connection lost before any answer: a fallback trigger, unless its answer may
                 // lie in a capture gap (then the failure is the capture's, not the server's).
                 if req.method() == "POST" && req.has_request_ids() && !tx.gap_lost {
@@ -508,7 +510,7 @@ impl McpTracker {
             Exchange::Http(h) => self.http(conn, h, out),
             Exchange::RequestBody { tx, body } => {
                 let stats = &mut self.stats;
-                if let Some(req) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(Some(tx))).and_then(|t| t.req.as_mut()) {
+                if let Some(req) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(Some(tx))).and_then(|t| t.req.as_deref_mut()) {
                     req.set_body(body, stats);
                 }
             }
@@ -547,12 +549,12 @@ impl McpTracker {
                     }
                 }
                 // ALLOC: one transaction per outstanding request, bounded by limits::max_pending_per_session
-                view.txs.push_back(Tx::new(Some(tx), Some(Req::from_head(head, frame, ts, &mut view.names))));
+                view.txs.push_back(Tx::new(Some(tx), Some(Box::new(Req::from_head(head, frame, ts, &mut view.names)))));
                 self.client_mut(client.0, client.1).last_request = ts;
             }
             HttpEvent::RequestEnd { tx, ts, .. } => self.request_end(conn, Some(tx), ts, out),
             HttpEvent::H2Stream { tx, stream, .. } => {
-                if let Some(req) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(Some(tx))).and_then(|t| t.req.as_mut()) {
+                if let Some(req) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(Some(tx))).and_then(|t| t.req.as_deref_mut()) {
                     req.h2_stream = Some(stream);
                 }
             }
@@ -658,7 +660,7 @@ impl McpTracker {
         let Some(view) = self.conns.get_mut(&conn) else { return };
         let (client, server) = (view.client, view.server);
         let Some(t) = view.tx_mut(tx) else { return };
-        let Some(req) = t.req.as_mut() else { return };
+        let Some(req) = t.req.as_deref_mut() else { return };
         req.decode(&mut self.stats);
         if req.checked || !is_mcp_request(&self.servers, server, req) {
             return;
@@ -724,7 +726,7 @@ impl McpTracker {
         }
         let key = self.session_for(client, server, &info, None, ts);
         // Its response keys the same session from the same request: kept for it, not built again.
-        if let Some(req) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.req.as_mut()) {
+        if let Some(req) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.req.as_deref_mut()) {
             req.key = Some(info);
         }
         let cap_ids = self.limits.max_pending_per_session.saturating_mul(4);
@@ -833,7 +835,7 @@ impl McpTracker {
                 let Some(view) = self.conns.get_mut(&conn) else { return };
                 let client = view.client;
                 let Some(t) = view.tx_mut(tx) else { return };
-                let Some(req) = t.req.as_ref() else { return };
+                let Some(req) = t.req.as_deref() else { return };
                 // What is still owed: the stream's pending ids, or every request id before any answer.
                 let owed: Ids = match &t.resp {
                     None => req.request_ids(),

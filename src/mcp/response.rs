@@ -46,14 +46,14 @@ impl McpTracker {
             self.stream_uid += 1;
             resp.stream = Some(StreamTrack::new(self.stream_uid, ts, x_accel_no, Ids::new()));
         }
-        let req_sent = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.req.as_ref()).map(|r| r.ts);
+        let req_sent = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.req.as_deref()).map(|r| r.ts);
         if let (Some(st), Some(sent)) = (resp.stream.as_mut(), req_sent) {
             // A proxy that buffers the whole reply holds back its head too: the silence before the first
             // event counts from the request.
             st.quiet_since(sent);
         }
         let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) else { return };
-        let Some(req) = t.req.as_mut() else {
+        let Some(req) = t.req.as_deref_mut() else {
             // A response whose request the capture missed: nothing to key it on.
             t.resp = Some(resp);
             return;
@@ -298,10 +298,10 @@ impl McpTracker {
 
     pub(super) fn finish_response<F: FnMut(Fact)>(&mut self, view: &ConnView, tx: &mut Tx, ts: Timestamp, end: MessageEnd, out: &mut F) {
         let (client, server) = (view.client, view.server);
-        let path: Arc<str> = tx.req.as_ref().map_or_else(|| "".into(), Req::endpoint);
-        let http_method = tx.req.as_ref().map(Req::method_token).unwrap_or_default();
-        let rpc_method = tx.req.as_ref().map(Req::first_method).unwrap_or_default();
-        let req_frame = tx.req.as_ref().map(|r| r.frame);
+        let path: Arc<str> = tx.req.as_deref().map_or_else(|| "".into(), Req::endpoint);
+        let http_method = tx.req.as_deref().map(Req::method_token).unwrap_or_default();
+        let rpc_method = tx.req.as_deref().map(Req::first_method).unwrap_or_default();
+        let req_frame = tx.req.as_deref().map(|r| r.frame);
         // The stream ended in a gap, or lost server bytes to one before, or the capture stopped watching it
         // while it was open (the capture ended, or the connection was evicted at the table's cap): what it
         // did not show says nothing of the server.
@@ -309,7 +309,7 @@ impl McpTracker {
         let unwatched = matches!(reason, "end-of-capture" | "evicted");
         let capture_loss = tx.capture_loss() || matches!(end, MessageEnd::Gap) || unwatched;
         // The request stays borrowed beside the response (another field of the transaction).
-        let req = tx.req.as_ref();
+        let req = tx.req.as_deref();
         let req_sid = req.and_then(Req::session_id);
         let Some(resp) = tx.resp.as_mut() else { return };
         let Some(key) = resp.session.clone() else { return };
@@ -609,7 +609,7 @@ pub(super) fn version_check(conns: &ConnMap<ConnView>, conn: ConnId, tx: Option<
     if initialize {
         return Vec::new();
     }
-    let Some(req) = conns.get(&conn).and_then(|v| v.txs.iter().find(|t| t.id == tx)).and_then(|t| t.req.as_ref()) else { return Vec::new() };
+    let Some(req) = conns.get(&conn).and_then(|v| v.txs.iter().find(|t| t.id == tx)).and_then(|t| t.req.as_deref()) else { return Vec::new() };
     match req.proto_version() {
         Some(h) if h != neg => vec![("version", h.to_string(), neg.to_string())],
         _ => Vec::new(),

@@ -40,7 +40,7 @@ impl McpTracker {
         let Some(view) = self.conns.get_mut(&conn) else { return };
         let (client, server) = (view.client, view.server);
         let t = view.tx_mut(tx);
-        let (host, endpoint) = t.as_ref().and_then(|t| t.req.as_ref()).map(|r| (r.host().to_string(), r.path().to_string())).unwrap_or_default();
+        let (host, endpoint) = t.as_ref().and_then(|t| t.req.as_deref()).map(|r| (r.host().to_string(), r.path().to_string())).unwrap_or_default();
         if !request {
             if let Some(r) = t.and_then(|t| t.resp.as_mut()) {
                 r.undecoded = true;
