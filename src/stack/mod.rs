@@ -220,6 +220,8 @@ impl Up {
             l.http(conn, &hev);
         }
         self.counters.count(&hev);
-        rpc.http(hev, &mut |x| out(conn, x));
+        if !rpc.body(&hev) {
+            rpc.http(hev, &mut |x| out(conn, x));
+        }
     }
 }
