@@ -41,27 +41,26 @@ impl McpTracker {
                 || resp.session.as_ref().is_some_and(|k| matches!(k.ident, SessionIdent::McpSessionId(_)));
             let text = event.data_text();
             let param = legacy_param(text.trim()).map(str::to_string);
+            let mut evicted = None;
             if !in_streamable {
                 if let Some(p) = param {
                     let key = SessionKey { server, ident: SessionIdent::LegacyParam(p.into()) };
                     resp.session = Some(key.clone());
                     // Through the table like every other session: a server announcing endless endpoints
                     // must not grow it past the cap.
-                    let (s, evicted) = self.sessions.entry(&key, ts, self.limits.max_sessions);
+                    let (s, old) = self.sessions.entry(&key, ts, self.limits.max_sessions);
+                    evicted = old;
                     s.observe_era(Era::HttpSse2024);
                     if s.endpoint.is_empty() {
                         s.endpoint = text.trim().split('?').next().unwrap_or("").to_string();
                     }
-                    if let Some(old) = evicted {
-                        if let Some(rec) = self.recorder.as_mut() {
-                            rec.release(&old);
-                        }
-                        self.stats.session_cap_hits += 1;
-                        *self.stats.sessions_by_era.entry(old.era).or_default() += 1;
-                    }
                 }
             }
             let key = resp.session.clone();
+            // Counted once the response, borrowed from the connection table, is no longer used.
+            if let Some(old) = evicted {
+                self.evicted(old);
+            }
             // ALLOC: one path per legacy SSE URL of a server, few in practice
             self.servers.get_or_default(server).sse_paths.insert(get_path.to_string());
             let Some(key) = key else { return };

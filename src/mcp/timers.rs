@@ -86,18 +86,11 @@ impl<T> Timers<T> {
         let key = (at, self.seq);
         self.pending.insert(self.seq);
         let due = Due { key, timer };
-        // The queue whose last key is the latest one not after this one (a later sequence number breaks
-        // a tie in time, so equal times keep their order); else an empty queue, else a new one.
-        let mut best: Option<(usize, Timestamp)> = None;
-        let mut empty = None;
-        for (i, lane) in self.lanes.iter().enumerate() {
-            match lane.back() {
-                Some(last) if last.key.0 <= at && best.is_none_or(|(_, t)| last.key.0 > t) => best = Some((i, last.key.0)),
-                None if empty.is_none() => empty = Some(i),
-                _ => {}
-            }
-        }
-        match best.map(|(i, _)| i).or(empty) {
+        // The queue whose last key is the latest one not after this one (the first such, on a tie; a later
+        // sequence number breaks a tie in time, so equal times keep their order); else an empty queue, else
+        // a new one.
+        let fits = self.lanes.iter().enumerate().filter_map(|(i, lane)| lane.back().filter(|last| last.key.0 <= at).map(|last| (last.key.0, Reverse(i))));
+        match fits.max().map(|(_, Reverse(i))| i).or_else(|| self.lanes.iter().position(VecDeque::is_empty)) {
             Some(i) => {
                 if let Some(lane) = self.lanes.get_mut(i) {
                     lane.push_back(due);

@@ -151,6 +151,9 @@ impl RpcStage {
 
     /// One HTTP event of the connection; what the session stage needs goes to `out`.
     pub fn http<F: FnMut(Exchange<'_>)>(&mut self, ev: HttpEvent<'_>, out: &mut F) {
+        // The stack asks `body` itself before it moves an event here; other callers (the session stage's
+        // tests) hand every event here. Splitting this into `body` and the rest, with `http` calling both,
+        // measured 0.3 % more instructions (LLVM inlined the pieces differently).
         if self.body(&ev) {
             return;
         }
