@@ -232,7 +232,7 @@ pub enum ConfigError {
     Limit(String),
     #[error("{0}")]
     Rule(#[from] RuleError),
-    #[error("{path}: cannot read key log: {source}")]
+    #[error("{path}: cannot read key log: {}", crate::io_reason(.source))]
     KeyLog { path: String, source: std::io::Error },
     #[error("{path}: not a key log: no secret line in it; expected NSS key log lines (SSLKEYLOGFILE) such as \
              CLIENT_RANDOM <64 hex digits: client random> <96 hex digits: master secret>")]

@@ -42,7 +42,7 @@ use output::{Collect, Format, IncidentSink};
 pub enum RunError {
     #[error("{0}")]
     Capture(#[from] CaptureError),
-    #[error("{path}: cannot write report: {source}")]
+    #[error("{path}: cannot write report: {}", io_reason(.source))]
     Output { path: String, source: std::io::Error },
     /// `--fail-on`: incidents at or above the severity were found (exit 1, after every report is written).
     #[error("{} at or above severity {severity} (--fail-on {severity})", analyzer::plural(*count as u64, "incident"))]
@@ -54,6 +54,17 @@ pub enum RunError {
     /// Packets were read but none decoded to TCP (exit 2, after the report with its CAPTURE-UNREADABLE row).
     #[error("{inputs}: {message}")]
     Unreadable { inputs: String, message: String },
+}
+
+/// The operating system's message for an I/O error without Rust's ` (os error N)` suffix (`No such file or
+/// directory`), as the one-line messages print it: the path and what mcptap was doing come first, and the
+/// number adds nothing a user acts on.
+pub fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.split_once(" (os error ") {
+        Some((head, _)) => head.to_string(),
+        None => s,
+    }
 }
 
 impl RunError {
@@ -259,4 +270,20 @@ fn write_reports(
         f.flush().map_err(err)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_reason_drops_the_os_error_number_only() {
+        let missing = std::io::Error::from_raw_os_error(2);
+        assert!(missing.to_string().ends_with("(os error 2)"), "{missing}");
+        assert_eq!(io_reason(&missing), "No such file or directory");
+        let custom = std::io::Error::other("disk on fire");
+        assert_eq!(io_reason(&custom), "disk on fire");
+        let e = RunError::Output { path: "out/x.csv".into(), source: missing };
+        assert_eq!(e.to_string(), "out/x.csv: cannot write report: No such file or directory");
+    }
 }

@@ -215,6 +215,19 @@ fn every_output_path_is_checked_before_the_first_packet() {
 }
 
 #[test]
+fn io_errors_read_as_one_line_without_the_os_error_number() {
+    let dir = Scratch::new("cli-io-errors");
+    let out = dir.join("no-such-dir/out.csv");
+    let o = run(&["-r", "samples/downgrade.pcap", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), format!("mcptap: {}: cannot write report: No such file or directory\n", out.display()));
+    let keys = dir.join("no-such.keys");
+    let o = run(&["-r", "samples/tls-12-aes128-downgrade.pcap", "--keylog", keys.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), format!("mcptap: {}: cannot read key log: No such file or directory\n", keys.display()));
+}
+
+#[test]
 fn key_log_with_no_secret_is_an_error_and_bad_lines_are_counted() {
     let o = run(&["-r", "samples/tls-12-aes128-downgrade.pcap", "--keylog", "README.md"]);
     assert_eq!(o.status.code(), Some(2));

@@ -59,6 +59,7 @@ use pcap_parser::traits::PcapReaderIterator;
 use pcap_parser::{Block, LegacyPcapReader, OptionCode, PcapBlockOwned, PcapNGReader};
 
 use super::{CaptureStats, LinkType, RawPacket};
+use crate::io_reason;
 use crate::time::Timestamp;
 
 /// Buffer size for a single input. Large enough that a refill's system call costs nothing per packet,
@@ -168,15 +169,6 @@ pub enum Corruption {
     BadTsresol { value: u8 },
     #[error("cannot parse {block} block")]
     Unparsable { block: &'static str },
-}
-
-/// The OS message without Rust's ` (os error N)` suffix: `No such file or directory`.
-fn io_reason(e: &io::Error) -> String {
-    let s = e.to_string();
-    match s.split(" (os error ").next() {
-        Some(head) => head.to_string(),
-        None => s,
-    }
 }
 
 fn hex(bytes: &[u8]) -> String {

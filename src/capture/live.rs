@@ -69,9 +69,9 @@ pub enum LiveError {
     Filter { expr: String, msg: String },
     #[error("{path}: cannot write packets: {msg}")]
     Savefile { path: String, msg: String },
-    #[error("{path}: cannot write stats: {source}")]
+    #[error("{path}: cannot write stats: {}", crate::io_reason(.source))]
     Stats { path: String, source: std::io::Error },
-    #[error("{path}: cannot write report: {source}")]
+    #[error("{path}: cannot write report: {}", crate::io_reason(.source))]
     Output { path: String, source: std::io::Error },
     #[error("{iface}: capture failed: {msg}")]
     Read { iface: String, msg: String },
