@@ -47,7 +47,7 @@ pub enum RunError {
     /// `--fail-on`: incidents at or above the severity were found (exit 1, after every report is written).
     #[error("{} at or above severity {severity} (--fail-on {severity})", analyzer::plural(*count as u64, "incident"))]
     Gate { severity: &'static str, count: usize },
-    #[error("cannot start the worker threads (--threads): {0}")]
+    #[error("cannot start the worker threads (--threads): {}", io_reason(.0))]
     Threads(std::io::Error),
     #[error("--timeline {0}: no MCP session with this id in the capture")]
     NoSuchSession(String),

@@ -225,6 +225,10 @@ fn io_errors_read_as_one_line_without_the_os_error_number() {
     let o = run(&["-r", "samples/tls-12-aes128-downgrade.pcap", "--keylog", keys.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o), format!("mcptap: {}: cannot read key log: No such file or directory\n", keys.display()));
+    let rules = dir.join("no-such-rules");
+    let o = run(&["-r", "samples/downgrade.pcap", "--rules", rules.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), format!("mcptap: {}: cannot read rules directory: No such file or directory\n", rules.display()));
 }
 
 #[test]

@@ -33,7 +33,7 @@ pub enum HandOffError {
 /// Where the helper must be: beside the executable running now.
 pub fn helper_path() -> Result<PathBuf, HandOffError> {
     let exe = std::env::current_exe()
-        .map_err(|e| HandOffError::Start { path: HELPER.into(), msg: format!("cannot locate mcptap itself: {e}") })?;
+        .map_err(|e| HandOffError::Start { path: HELPER.into(), msg: format!("cannot locate mcptap itself: {}", crate::io_reason(&e)) })?;
     let name = format!("{HELPER}{}", std::env::consts::EXE_SUFFIX);
     let path = exe.parent().map_or_else(|| PathBuf::from(&name), |dir| dir.join(&name));
     if path.is_file() {
@@ -80,7 +80,7 @@ fn probe(path: &Path) -> Result<(), HandOffError> {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .output()
-        .map_err(|e| HandOffError::Start { path: path.display().to_string(), msg: e.to_string() })?;
+        .map_err(|e| HandOffError::Start { path: path.display().to_string(), msg: crate::io_reason(&e) })?;
     probe_outcome(path, out.status.code(), &String::from_utf8_lossy(&out.stderr))
 }
 
@@ -97,7 +97,7 @@ pub fn exec_live_helper() -> HandOffError {
     }
     // argv[0] stays "mcptap": it is what the user ran, and what ps and the messages show.
     let err = std::process::Command::new(&path).arg0("mcptap").args(std::env::args_os().skip(1)).exec();
-    HandOffError::Start { path: path.display().to_string(), msg: err.to_string() }
+    HandOffError::Start { path: path.display().to_string(), msg: crate::io_reason(&err) }
 }
 
 #[cfg(not(unix))]

@@ -77,7 +77,7 @@ pub enum LiveError {
     Read { iface: String, msg: String },
     #[error("cannot list interfaces: {msg}")]
     List { msg: String },
-    #[error("cannot start the capture loop: {0}")]
+    #[error("cannot start the capture loop: {}", crate::io_reason(.0))]
     Runtime(std::io::Error),
 }
 
@@ -195,7 +195,7 @@ impl Savefiles {
     }
 
     fn error(path: &Path, e: &std::io::Error) -> LiveError {
-        LiveError::Savefile { path: path.display().to_string(), msg: e.to_string() }
+        LiveError::Savefile { path: path.display().to_string(), msg: crate::io_reason(e) }
     }
 
     fn open(live: &LiveConfig, linktype: u32, base: &Path, report: &mut LiveReport) -> Result<Savefiles, LiveError> {

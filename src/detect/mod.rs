@@ -66,7 +66,7 @@ impl RuleSet {
     /// Adds the `*.toml` rules of a directory; a rule with the id of a loaded one replaces it.
     pub fn load_dir(&mut self, dir: &Path) -> Result<(), RuleError> {
         let io_err = |message: String| RuleError { source_name: dir.display().to_string(), id: "-".into(), message };
-        let entries = std::fs::read_dir(dir).map_err(|e| io_err(format!("cannot read rules directory: {e}")))?;
+        let entries = std::fs::read_dir(dir).map_err(|e| io_err(format!("cannot read rules directory: {}", crate::io_reason(&e))))?;
         let mut paths: Vec<_> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "toml"))
@@ -75,7 +75,7 @@ impl RuleSet {
         paths.sort();
         for p in paths {
             let name = p.display().to_string();
-            let text = std::fs::read_to_string(&p).map_err(|e| RuleError { source_name: name.clone(), id: "-".into(), message: format!("cannot read: {e}") })?;
+            let text = std::fs::read_to_string(&p).map_err(|e| RuleError { source_name: name.clone(), id: "-".into(), message: format!("cannot read: {}", crate::io_reason(&e)) })?;
             match RuleText::parse(&name, &text)? {
                 RuleText::Rule(rule) => self.replace(*rule),
                 RuleText::Patch(patch) => {
