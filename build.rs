@@ -52,13 +52,33 @@ fn probe_tools() {
         println!("cargo::rustc-cfg=ci");
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut missing = false;
     for (cfg, names) in TOOLS {
         println!("cargo::rustc-check-cfg=cfg({cfg})");
         let found = names.iter().find_map(|n| std::env::split_paths(&path).map(|d| d.join(n)).find(|p| is_executable(p)));
         // `time` on PATH may be BSD time (no `-f %M`); only GNU time reports peak memory the way the tests read it.
         let found = found.filter(|p| *cfg != "has_gnu_time" || is_gnu_time(p));
-        if found.is_some() {
-            println!("cargo::rustc-cfg={cfg}");
+        match found {
+            Some(p) => {
+                println!("cargo::rustc-cfg={cfg}");
+                // Removed or replaced: probe again.
+                println!("cargo::rerun-if-changed={}", p.display());
+            }
+            None => missing = true,
+        }
+    }
+    // A tool installed after the first build (as the README says to, when the summary lists tests ignored for
+    // want of it) lands in a directory of PATH, which changes that directory's mtime; without watching them,
+    // the cfg would say "missing" until something else rebuilt the crate, and the tests would stay ignored.
+    // Only absolute directories outside the package: a relative entry or one inside it (its target dir)
+    // would change with every build and rebuild the crate every time. A missing file is never watched: cargo
+    // reruns the script, and rebuilds the crate, whenever a watched path does not exist.
+    if missing {
+        let package = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for dir in std::env::split_paths(&path) {
+            if dir.is_absolute() && dir.is_dir() && !dir.starts_with(package) {
+                println!("cargo::rerun-if-changed={}", dir.display());
+            }
         }
     }
 }
