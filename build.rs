@@ -70,13 +70,14 @@ fn probe_tools() {
     // A tool installed after the first build (as the README says to, when the summary lists tests ignored for
     // want of it) lands in a directory of PATH, which changes that directory's mtime; without watching them,
     // the cfg would say "missing" until something else rebuilt the crate, and the tests would stay ignored.
-    // Only absolute directories outside the package: a relative entry or one inside it (its target dir)
-    // would change with every build and rebuild the crate every time. A missing file is never watched: cargo
-    // reruns the script, and rebuilds the crate, whenever a watched path does not exist.
+    // Only absolute directories apart from the package: cargo scans a watched directory whole, and a relative
+    // entry, one inside the package (its target dir) or one holding it would change with every build and
+    // rebuild the crate every time. A missing file is never watched: cargo reruns the script, and rebuilds
+    // the crate, whenever a watched path does not exist.
     if missing {
         let package = Path::new(env!("CARGO_MANIFEST_DIR"));
         for dir in std::env::split_paths(&path) {
-            if dir.is_absolute() && dir.is_dir() && !dir.starts_with(package) {
+            if dir.is_absolute() && dir.is_dir() && !dir.starts_with(package) && !package.starts_with(&dir) {
                 println!("cargo::rerun-if-changed={}", dir.display());
             }
         }
