@@ -217,18 +217,16 @@ fn every_output_path_is_checked_before_the_first_packet() {
 #[test]
 fn io_errors_read_as_one_line_without_the_os_error_number() {
     let dir = Scratch::new("cli-io-errors");
-    let out = dir.join("no-such-dir/out.csv");
-    let o = run(&["-r", "samples/downgrade.pcap", "-o", out.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stderr(&o), format!("mcptap: {}: cannot write report: No such file or directory\n", out.display()));
-    let keys = dir.join("no-such.keys");
-    let o = run(&["-r", "samples/tls-12-aes128-downgrade.pcap", "--keylog", keys.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stderr(&o), format!("mcptap: {}: cannot read key log: No such file or directory\n", keys.display()));
-    let rules = dir.join("no-such-rules");
-    let o = run(&["-r", "samples/downgrade.pcap", "--rules", rules.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stderr(&o), format!("mcptap: {}: cannot read rules directory: No such file or directory\n", rules.display()));
+    for (capture, flag, missing, what) in [
+        ("samples/downgrade.pcap", "-o", "no-such-dir/out.csv", "cannot write report"),
+        ("samples/tls-12-aes128-downgrade.pcap", "--keylog", "no-such.keys", "cannot read key log"),
+        ("samples/downgrade.pcap", "--rules", "no-such-rules", "cannot read rules directory"),
+    ] {
+        let path = dir.join(missing);
+        let o = run(&["-r", capture, flag, path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        assert_eq!(stderr(&o), format!("mcptap: {}: {what}: No such file or directory\n", path.display()));
+    }
 }
 
 #[test]

@@ -40,22 +40,19 @@ impl McpTracker {
             let in_streamable = resp.kind == RespKind::Post
                 || resp.session.as_ref().is_some_and(|k| matches!(k.ident, SessionIdent::McpSessionId(_)));
             let text = event.data_text();
-            let param = legacy_param(text.trim()).map(str::to_string);
-            let mut evicted = None;
-            if !in_streamable {
-                if let Some(p) = param {
-                    let key = SessionKey { server, ident: SessionIdent::LegacyParam(p.into()) };
-                    resp.session = Some(key.clone());
-                    // Through the table like every other session: a server announcing endless endpoints
-                    // must not grow it past the cap.
-                    let (s, old) = self.sessions.entry(&key, ts, self.limits.max_sessions);
-                    evicted = old;
-                    s.observe_era(Era::HttpSse2024);
-                    if s.endpoint.is_empty() {
-                        s.endpoint = text.trim().split('?').next().unwrap_or("").to_string();
-                    }
+            let param = legacy_param(text.trim()).filter(|_| !in_streamable);
+            let evicted = param.and_then(|p| {
+                let key = SessionKey { server, ident: SessionIdent::LegacyParam(p.into()) };
+                resp.session = Some(key.clone());
+                // Through the table like every other session: a server announcing endless endpoints
+                // must not grow it past the cap.
+                let (s, evicted) = self.sessions.entry(&key, ts, self.limits.max_sessions);
+                s.observe_era(Era::HttpSse2024);
+                if s.endpoint.is_empty() {
+                    s.endpoint = text.trim().split('?').next().unwrap_or("").to_string();
                 }
-            }
+                evicted
+            });
             let key = resp.session.clone();
             // Counted once the response, borrowed from the connection table, is no longer used.
             if let Some(old) = evicted {
