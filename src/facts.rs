@@ -239,7 +239,8 @@ facts! {
         keepalives: Int,
         /// From response head to end, milliseconds of capture time.
         duration_ms: Int,
-        /// Longest silence between the head, events, comments and the end, milliseconds.
+        /// Longest silence between the head, events, comments, blank lines that end no event (bare-newline
+        /// keep-alives) and the end, milliseconds.
         max_silence_ms: Int,
         /// The stream carried a `retry:` field (2025-11-25 polling).
         retry_seen: Bool,
@@ -327,6 +328,10 @@ facts! {
         message: Str,
         /// The message says the session is unknown, expired or terminated.
         mentions_session: Bool,
+        /// The message names a cause other than the session (the protocol version, the Accept,
+        /// Content-Type, Origin or Host header, a body that would not parse; JSON-RPC -32700 and -32020 to
+        /// -32022), and does not say the session is unknown.
+        other_cause: Bool,
         /// The session id had a successful (2xx) response before.
         session_seen_ok: Bool,
         /// The SDK that answers this way, where the body shows it (see rules/README.md), or `""`.
@@ -375,6 +380,9 @@ facts! {
         /// The server no longer knows the GET's session: the body says so, or a POST of the session was
         /// answered 404 (the specification's answer to an unknown session is 404).
         session_unknown: Bool,
+        /// The server needs no session id: it answered this client's `initialize` on the endpoint
+        /// without minting one, and the GET follows that handshake.
+        session_optional: Bool,
         /// The body: `jsonrpc`, `json`, `html`, `text`, `empty`, or `stream` for an SSE response.
         body: Str,
         /// Error message or first body line (120 characters), or `""`.

@@ -193,6 +193,12 @@ impl Harness {
         self.event_named(c, tx, None, id, data);
     }
 
+    /// A blank line on an SSE stream that ends no event (a bare-newline keep-alive).
+    pub fn blank(&mut self, c: ConnId, tx: TxId) {
+        let (frame, ts) = self.tick();
+        self.feed(c, HttpEvent::SseBlank { tx: Some(tx), frame, ts });
+    }
+
     /// The response ends as `end` says.
     pub fn end(&mut self, c: ConnId, tx: TxId, end: MessageEnd) {
         let (frame, ts) = self.tick();

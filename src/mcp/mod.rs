@@ -564,6 +564,11 @@ impl McpTracker {
                     st.comment(ts);
                 }
             }
+            HttpEvent::SseBlank { tx, ts, .. } => {
+                if let Some(st) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.resp.as_mut()).and_then(|r| r.stream.as_mut()) {
+                    st.blank_line(ts);
+                }
+            }
             HttpEvent::ResponseEnd { tx, end, ts, .. } => {
                 let Some(mut view) = self.conns.remove(&conn) else { return };
                 if let Some(pos) = view.txs.iter().position(|t| t.id == tx && t.resp.is_some()) {

@@ -413,6 +413,9 @@ impl McpTracker {
                     content_type: media.to_string().into(),
                     has_session_id: req_sid.is_some(),
                     session_unknown: req_sid.is_some() && (mentions_session(&message) || dead),
+                    // A session keyed by a handshake exists only when the server answered `initialize`
+                    // without minting an id: that server needs none.
+                    session_optional: matches!(s.key.ident, SessionIdent::Anonymous { handshake, .. } if handshake > 0) && s.version.is_some(),
                     body: kind.into(),
                     message: message.clone().into(),
                 }),
@@ -440,6 +443,7 @@ impl McpTracker {
                     rpc_id: rpc_id.into(),
                     message: message.clone().into(),
                     mentions_session,
+                    other_cause: !mentions_session && names_other_cause(&message, code),
                     session_seen_ok: s.seen_ok,
                     fingerprint: (fingerprint.map(|f| format!("; fingerprint: {f}")).unwrap_or_default()).into(),
                     on_mcp_endpoint: on_mcp,
@@ -569,6 +573,18 @@ pub(super) fn mentions_session(message: &str) -> bool {
         && ["not found", "unknown", "expired", "invalid", "terminated", "no valid"].iter().any(|w| m.contains(w))
 }
 
+/// The error names a cause other than the session: the protocol version, a header the transport checks
+/// (Accept, Content-Type, Origin, Host), or a body that would not parse. A rejection for such a cause
+/// says nothing of whether the server still knows the session: mcp-lite 0.10 answers the GET of a live
+/// session 400 "Protocol version mismatch" and the session's next POSTs 200.
+pub(super) fn names_other_cause(message: &str, code: i64) -> bool {
+    let m = message.to_ascii_lowercase();
+    matches!(code, -32700 | -32020 | -32021 | -32022)
+        || ["version", "accept", "content-type", "content type", "origin", "host header", "parse error", "invalid json"]
+            .iter()
+            .any(|w| m.contains(w))
+}
+
 /// What a 4xx/5xx body is: kind, JSON-RPC code, id as written, message (first line, 120 chars).
 pub(super) fn classify_error_body(media: &str, text: Option<&BodyText>, parsed: Option<&[Message]>) -> (&'static str, i64, String, String) {
     if let Some(Message::Error { id, code, message }) = parsed.and_then(|m| m.first()) {
@@ -630,6 +646,7 @@ mod tests {
     //! Response-side classification through the harness: id reuse against duplicates, GET answers,
     //! version negotiation, fallbacks, stale-session statuses, and streams lost by the capture.
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::names_other_cause;
     use crate::decode::flow_key::Direction;
     use crate::facts::FactKind;
     use crate::mcp::harness::*;
@@ -730,6 +747,76 @@ mod tests {
         h.reply(c, g, 400, &["Content-Type: text/plain"], "Bad Request: Session ID is required");
         h.finish();
         assert!(!h.fired().contains(&"MCP-GET-MISBEHAVIOR".to_string()), "{:?}", h.fired());
+    }
+
+    /// A GET without a session id answered 400, after an `initialize` answered with (`sid`) or without a
+    /// session id: the rules that fired.
+    fn sessionless_get_answered_400(sid: Option<&str>) -> Vec<String> {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        let tx = h.post(c, &[], &initialize(0, "2025-11-25"));
+        let minted = sid.map(|s| format!("Mcp-Session-Id: {s}"));
+        h.json(c, tx, &minted.iter().map(String::as_str).collect::<Vec<_>>(), &initialized(0, "2025-11-25"));
+        let g = h.request(c, "GET", "/mcp", &[V25, "Accept: text/event-stream"], "");
+        h.reply(c, g, 400, &["Content-Type: text/plain"], "Bad Request: Protocol version mismatch");
+        h.finish();
+        h.fired()
+    }
+
+    #[test]
+    fn get_answered_400_by_a_server_that_mints_no_session_id_is_misbehavior() {
+        // mcp-lite 0.10: the server needs no session id, so the spec's 400 for a missing one does not apply.
+        assert!(sessionless_get_answered_400(None).contains(&"MCP-GET-MISBEHAVIOR".to_string()));
+        // A server that minted one may refuse a GET without it.
+        assert!(!sessionless_get_answered_400(Some("aaaa")).contains(&"MCP-GET-MISBEHAVIOR".to_string()));
+    }
+
+    #[test]
+    fn live_session_rejected_for_its_protocol_version_is_no_session_status_incident() {
+        // mcp-lite 0.10 answers a live session's GET 400 "Protocol version mismatch", and its POSTs 200.
+        let run = |message: &str| {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream"], "");
+            h.reply(c, g, 400, &["Content-Type: text/plain"], message);
+            h.finish();
+            h.fired()
+        };
+        assert!(!run("Bad Request: Protocol version mismatch").contains(&"MCP-SESSION-STATUS".to_string()));
+        // A rejection that names no cause, of a session that worked, is still taken for an unknown session.
+        assert!(run("Bad Request").contains(&"MCP-SESSION-STATUS".to_string()));
+    }
+
+    #[test]
+    fn error_messages_naming_another_cause() {
+        for (m, code) in [("Bad Request: Protocol version mismatch", 0), ("Not Acceptable: Client must accept text/event-stream", 0), ("Invalid Host header", 0), ("x", -32700), ("x", -32022)] {
+            assert!(names_other_cause(m, code), "{m} {code}");
+        }
+        for (m, code) in [("Bad Request", 0), ("Bad Request: Server not initialized", -32000), ("", 0)] {
+            assert!(!names_other_cause(m, code), "{m} {code}");
+        }
+    }
+
+    #[test]
+    fn a_stream_kept_alive_by_blank_lines_is_not_idle() {
+        // rust-mcp-sdk 2.0's HTTP+SSE stream: a bare newline every 12 s, no comment, for a minute.
+        let run = |blanks: bool| {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream"], "");
+            h.sse(c, g, &[]);
+            for _ in 0..5 {
+                h.wait(12_000);
+                if blanks {
+                    h.blank(c, g);
+                }
+            }
+            h.end(c, g, super::MessageEnd::ClosedByFin);
+            h.finish();
+            h.fired()
+        };
+        assert!(!run(true).contains(&"MCP-SSE-IDLE".to_string()));
+        assert!(run(false).contains(&"MCP-SSE-IDLE".to_string()));
     }
 
     #[test]

@@ -98,6 +98,11 @@ impl StreamTrack {
         self.keepalives += 1;
     }
 
+    /// A blank line that dispatched no event: the stream is not silent, though no keep-alive comment came.
+    pub fn blank_line(&mut self, ts: Timestamp) {
+        self.activity(ts);
+    }
+
     /// The stream ended at `ts`: the silence before the end counts too.
     pub fn end(&mut self, ts: Timestamp) {
         self.activity(ts);
@@ -154,6 +159,13 @@ mod tests {
         k.end(ms(41_000));
         assert_eq!(k.max_silence_ms, 10_000);
         assert_eq!(k.keepalives, 4);
+        // Blank lines break it too, though they are no keep-alive comments.
+        let mut b = StreamTrack::new(1, ms(0), false, Ids::new());
+        for t in (12_000..=48_000).step_by(12_000) {
+            b.blank_line(ms(t));
+        }
+        b.end(ms(60_000));
+        assert_eq!((b.max_silence_ms, b.keepalives), (12_000, 0));
     }
 
     #[test]

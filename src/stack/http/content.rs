@@ -224,6 +224,7 @@ fn deliver<F: FnMut(HttpEvent<'_>)>(sse: &mut Option<Box<SseParser>>, tx: MsgTx,
                 sink.stats.sse_comments = sink.stats.sse_comments.saturating_add(1);
                 sink.emit(HttpEvent::SseComment { tx: rtx, frame, ts });
             }
+            Some(SseItem::Blank) => sink.emit(HttpEvent::SseBlank { tx: rtx, frame, ts }),
             Some(SseItem::TooLarge) => sink.anomaly(HttpAnomaly::SseEventTooLarge),
         }
     }

@@ -539,6 +539,8 @@ pub enum HttpEvent<'a> {
     SseBody { tx: Option<TxId>, len: usize, frame: u64, ts: Timestamp },
     /// An SSE `:` comment line (keep-alive).
     SseComment { tx: Option<TxId>, frame: u64, ts: Timestamp },
+    /// A blank line of an SSE stream that dispatched no event: the stream is not silent.
+    SseBlank { tx: Option<TxId>, frame: u64, ts: Timestamp },
     ResponseEnd { tx: Option<TxId>, end: MessageEnd, frame: u64, ts: Timestamp },
     /// The response to request `tx` was lost to a capture gap (its head, or all of it): nothing else
     /// will be paired with `tx` (see the module's gap policy).
@@ -1533,6 +1535,7 @@ mod tests {
         RespGap { tx: Option<TxId>, len: u64 },
         Sse { tx: Option<TxId>, event: SseEvent<'static> },
         Comment { tx: Option<TxId> },
+        Blank { tx: Option<TxId> },
         RespEnd { tx: Option<TxId>, end: MessageEnd },
         Anomaly(HttpAnomaly),
         ReqUndecoded { tx: TxId, coding: String, reason: Undecoded },
@@ -1557,6 +1560,7 @@ mod tests {
             HttpEvent::ResponseBodyGap { tx, len, frame, .. } => (Ev::RespGap { tx: *tx, len: *len }, *frame),
             HttpEvent::Sse { tx, event, frame, .. } => (Ev::Sse { tx: *tx, event: event.clone().into_owned() }, *frame),
             HttpEvent::SseComment { tx, frame, .. } => (Ev::Comment { tx: *tx }, *frame),
+            HttpEvent::SseBlank { tx, frame, .. } => (Ev::Blank { tx: *tx }, *frame),
             HttpEvent::ResponseEnd { tx, end, frame, .. } => (Ev::RespEnd { tx: *tx, end: *end }, *frame),
             HttpEvent::Anomaly { kind, frame, .. } => (Ev::Anomaly(*kind), *frame),
             HttpEvent::SseBody { .. } | HttpEvent::H2Stream { .. } => return None,
@@ -1913,7 +1917,7 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
         d.req(b"GET / HTTP/1.1\r\n\r\n");
         let got =
             d.res(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 10\r\n\r\ndata: x\n\n\n");
-        assert_eq!(got, vec![resp(0, 200), sse(0, "x"), end(0, MessageEnd::Complete)]);
+        assert_eq!(got, vec![resp(0, 200), sse(0, "x"), Ev::Blank { tx: Some(0) }, end(0, MessageEnd::Complete)]);
     }
 
     #[test]
@@ -2577,7 +2581,7 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
                     Ev::ReqBody { .. } | Ev::ReqGap { .. } | Ev::ReqUndecoded { .. } => proptest::prop_assert_eq!(open_req, 1),
                     Ev::Resp { .. } => { proptest::prop_assert_eq!(open_resp, 0); open_resp += 1; }
                     Ev::RespEnd { .. } => { proptest::prop_assert_eq!(open_resp, 1); open_resp -= 1; }
-                    Ev::RespBody { .. } | Ev::RespGap { .. } | Ev::Sse { .. } | Ev::Comment { .. } | Ev::RespUndecoded { .. } => proptest::prop_assert_eq!(open_resp, 1),
+                    Ev::RespBody { .. } | Ev::RespGap { .. } | Ev::Sse { .. } | Ev::Comment { .. } | Ev::Blank { .. } | Ev::RespUndecoded { .. } => proptest::prop_assert_eq!(open_resp, 1),
                     // Stand-ins for what a gap took, between messages.
                     Ev::RespLost { .. } => proptest::prop_assert_eq!(open_resp, 0),
                     Ev::ReqLost { .. } => proptest::prop_assert_eq!(open_req, 0),

@@ -33,6 +33,10 @@ pub enum SseItem<'a> {
     Event(SseEvent<'a>),
     /// A complete `:` comment line (keep-alive).
     Comment,
+    /// A blank line that ends no block of lines (it follows a blank line or starts the stream): no
+    /// event (§9.2.6: nothing is dispatched while no field was given), but bytes that keep the stream alive for proxies' and clients' idle timers, as some
+    /// servers send instead of comments (rust-mcp-sdk 2.0's HTTP+SSE stream: a newline every 12 s).
+    Blank,
     /// The current event just crossed the size cap (reported once per event).
     TooLarge,
 }
@@ -159,6 +163,9 @@ pub struct SseParser {
     has_data: bool,
     /// A recognised field was seen since the last dispatch.
     has_field: bool,
+    /// A line other than a blank one (a field of any name, a comment) came since the last blank line: the
+    /// next blank line ends that block, and only a blank line that ends none is reported as `Blank`.
+    block: bool,
     /// Bytes counted against the cap for the pending event.
     size: usize,
     truncated: bool,
@@ -173,6 +180,7 @@ impl SseItem<'_> {
         match self {
             SseItem::Event(e) => SseItem::Event(e.into_owned()),
             SseItem::Comment => SseItem::Comment,
+            SseItem::Blank => SseItem::Blank,
             SseItem::TooLarge => SseItem::TooLarge,
         }
     }
@@ -206,6 +214,7 @@ impl SseParser {
             retry: None,
             has_data: false,
             has_field: false,
+            block: false,
             size: 0,
             truncated: false,
             lent: None,
@@ -241,6 +250,7 @@ impl SseParser {
                         self.state = SseState::LineStart;
                     } else {
                         // Not a BOM after all: the bytes matched so far start an (unknown) field name.
+                        self.block = true;
                         let mut name = [0u8; NAME_MAX];
                         for (slot, byte) in name.iter_mut().zip(BOM.iter().take(m)) {
                             *slot = *byte;
@@ -259,16 +269,22 @@ impl SseParser {
                     b'\r' | b'\n' => {
                         pos += 1;
                         self.state = if b == b'\r' { SseState::AfterCr } else { SseState::LineStart };
+                        let ends_block = std::mem::take(&mut self.block);
                         if self.dispatch() {
                             return (pos, self.lent_event().map(SseItem::Event));
+                        }
+                        if !ends_block {
+                            return (pos, Some(SseItem::Blank));
                         }
                     }
                     // §9.2.6: "If the line starts with a U+003A COLON character (:): Ignore the line."
                     b':' => {
                         pos += 1;
+                        self.block = true;
                         self.state = SseState::Comment;
                     }
                     _ => {
+                        self.block = true;
                         // Fast path: the whole line is in this input (the usual case) — split it once
                         // instead of walking the byte-wise states. Same result, by construction: the
                         // byte-wise states below do exactly this across feeds.
@@ -670,6 +686,16 @@ mod tests {
     }
 
     #[test]
+    fn sse_blank_lines_that_dispatch_nothing_are_reported() {
+        // rust-mcp-sdk 2.0 keeps its HTTP+SSE stream alive with bare newlines, not comments.
+        assert_eq!(run(&[b"\n", b"\n", b"\r\n\r"]), vec![SseItem::Blank; 4]);
+        // The blank line that ends a block (an event, a comment, fields that dispatch nothing) is only its end.
+        assert_eq!(run(&[b"data: a\n\n\n"]), vec![SseItem::Event(ev("a")), SseItem::Blank]);
+        assert_eq!(run(&[b": ping\n\n\n"]), vec![SseItem::Comment, SseItem::Blank]);
+        assert_eq!(run(&[b"id: \0\n\n", b"\n"]), vec![SseItem::Blank]);
+    }
+
+    #[test]
     fn sse_event_id_retry_fields() {
         let items = run(&[b"event: message\nid: 42\nretry: 1500\ndata: x\n\n"]);
         assert_eq!(
@@ -759,7 +785,8 @@ mod tests {
 
     #[test]
     fn sse_unknown_fields_and_blank_lines_alone_do_not_dispatch() {
-        assert_eq!(run(&[b"\n\n\r\nfoo: bar\n\nDATA: x\n\n"]), vec![]);
+        let blanks = vec![SseItem::Blank; 3];
+        assert_eq!(run(&[b"\n\n\r\nfoo: bar\n\nDATA: x\n\n"]), blanks);
     }
 
     #[test]

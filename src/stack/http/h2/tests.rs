@@ -67,6 +67,7 @@ fn show(ev: &HttpEvent<'_>) -> Option<String> {
         HttpEvent::ResponseBody { tx, bytes, .. } => format!("respbody {tx:?} {}", String::from_utf8_lossy(bytes)),
         HttpEvent::Sse { tx, event, frame, .. } => format!("sse {tx:?} id={:?} {} @{frame}", event.id, event.data_text()),
         HttpEvent::SseComment { tx, .. } => format!("comment {tx:?}"),
+        HttpEvent::SseBlank { tx, .. } => format!("blank {tx:?}"),
         HttpEvent::ResponseEnd { tx, end, frame, .. } => format!("respend {tx:?} {} @{frame}", end.as_str()),
         HttpEvent::Anomaly { kind, .. } => format!("anomaly {}", kind.as_str()),
         HttpEvent::H2Stream { tx, stream, .. } => format!("stream {tx} {stream}"),
