@@ -32,6 +32,10 @@ PY="$W/.venv/bin/python"
 PROXY_BIN="$W/.venv-proxy/bin/mcp-proxy"
 NODE_BIN="$W/node/node_modules/.bin"
 RUN="$W/run"                                            # scratch: nginx prefixes, logs, marker files
+GROUP=gateways
+DESCRIBE=("$PY" "$W/describe_gw.py")
+# shellcheck source=lib.sh
+. "$ECO/lib.sh"                                         # bg, stop, capture_start/stop, run_scenarios
 mkdir -p "$CAP" "$WIRE" "$RUN"
 
 setup() {
@@ -44,43 +48,6 @@ setup() {
     if [ ! -x "$NODE_BIN/supergateway" ]; then
         (cd "$W/node" && npm ci --no-audit --no-fund)
     fi
-}
-
-PIDS=()
-TCPDUMP_PID=""
-cleanup() {
-    local p
-    [ -n "$TCPDUMP_PID" ] && kill -INT "$TCPDUMP_PID" 2>/dev/null || true
-    for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done
-    PIDS=()
-}
-trap cleanup EXIT
-
-# bg NAME CMD...: start CMD in its own process group (so its children die with it), log to RUN/NAME.log.
-bg() {
-    local name=$1; shift
-    setsid "$@" >"$RUN/$name.log" 2>&1 &
-    LAST_PID=$!
-    PIDS+=("$LAST_PID")
-}
-stop() { kill -- "-$1" 2>/dev/null || kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
-
-# capture_start NAME PORT...: tcpdump on lo for those ports into samples/ecosystem/gateways-NAME.pcap.
-capture_start() {
-    local name=$1; shift
-    local filter="" p
-    for p in "$@"; do filter="${filter:+$filter or }tcp port $p"; done
-    rm -f "$CAP/gateways-$name.pcap"
-    tcpdump -i lo -s 0 -U -w "$CAP/gateways-$name.pcap" "$filter" 2>"$RUN/tcpdump-$name.log" &
-    TCPDUMP_PID=$!
-    wait_capturing "$RUN/tcpdump-$name.log"
-}
-capture_stop() {
-    local name=$1
-    sleep 1
-    kill -INT "$TCPDUMP_PID"; wait "$TCPDUMP_PID" 2>/dev/null || true; TCPDUMP_PID=""
-    (cd "$CAP" && "$PY" "$W/describe_gw.py" "gateways-$name.pcap") >"$WIRE/gateways-$name.pcap.txt"
-    echo "   wrote $CAP/gateways-$name.pcap ($(stat -c %s "$CAP/gateways-$name.pcap") bytes)"
 }
 
 # start_nginx CONF: nginx -p RUN/nginx-CONF -c gateways/nginx/CONF.conf (a private prefix).
@@ -216,9 +183,4 @@ scenario_nginx-cancel() {
 
 ALL=(mcp-proxy supergateway-sse supergateway-stateless mcp-remote-streamable mcp-remote-legacy
      nginx-buffering nginx-keepalive nginx-restart nginx-cancel)
-[ $# -eq 0 ] && set -- "${ALL[@]}"
-setup
-for s in "$@"; do
-    echo "== gateways-$s"
-    "scenario_$s"
-done
+run_scenarios "tcpdump tshark nginx" -- "$@"

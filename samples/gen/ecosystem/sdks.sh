@@ -40,6 +40,10 @@ RMCP="$W/rmcp/target/debug/rmcp-harness"
 GOBIN="$W/go/build/mcpgo-harness"
 NODE_BIN="$W/node/node_modules/.bin"
 RUN="$W/run"                                            # scratch: logs
+GROUP=sdks
+DESCRIBE=("$PY" "$GEN/py/describe.py")
+# shellcheck source=lib.sh
+. "$ECO/lib.sh"                                         # bg, stop, server, run, capture_start/stop, run_scenarios
 mkdir -p "$CAP" "$WIRE" "$RUN"
 export RUST_BACKTRACE=0
 
@@ -68,56 +72,6 @@ build_go() {
     (cd "$W/go" && GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOPATH="$W/go/gopath" \
         GOCACHE="$W/go/gopath/cache" "$W/.venv-go/bin/go" build -o "$GOBIN" .) || return 1
 }
-
-PIDS=()
-TCPDUMP_PID=""
-cleanup() {
-    local p
-    [ -n "$TCPDUMP_PID" ] && kill -INT "$TCPDUMP_PID" 2>/dev/null || true
-    for p in "${PIDS[@]:-}"; do [ -n "$p" ] && { kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; }; done
-    PIDS=()
-}
-trap cleanup EXIT
-
-# bg NAME CMD...: start CMD in its own process group (so its children die with it), log to RUN/NAME.log.
-bg() {
-    local name=$1; shift
-    setsid "$@" >>"$RUN/$name.log" 2>&1 &
-    LAST_PID=$!
-    PIDS+=("$LAST_PID")
-}
-# stop PID [SIGNAL]: signal the process group started by bg (default TERM) and reap it.
-stop() { kill "-${2:-TERM}" -- "-$1" 2>/dev/null || kill "-${2:-TERM}" "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
-
-# capture_start NAME PORT...: tcpdump on lo for those ports into samples/ecosystem/sdks-NAME.pcap.
-capture_start() {
-    local name=$1; shift
-    local filter="" p
-    for p in "$@"; do filter="${filter:+$filter or }tcp port $p"; done
-    rm -f "$CAP/sdks-$name.pcap"
-    tcpdump -i lo -s 0 -U -w "$CAP/sdks-$name.pcap" "$filter" 2>"$RUN/tcpdump-$name.log" &
-    TCPDUMP_PID=$!
-    wait_capturing "$RUN/tcpdump-$name.log"
-}
-capture_stop() {
-    local name=$1
-    sleep 1
-    kill -INT "$TCPDUMP_PID"; wait "$TCPDUMP_PID" 2>/dev/null || true; TCPDUMP_PID=""
-    chmod 644 "$CAP/sdks-$name.pcap"
-    (cd "$CAP" && "$PY" "$GEN/py/describe.py" "sdks-$name.pcap") >"$WIRE/sdks-$name.pcap.txt" || true
-    echo "   wrote samples/ecosystem/sdks-$name.pcap ($(stat -c %s "$CAP/sdks-$name.pcap") bytes)"
-}
-
-# run NAME CMD...: a bounded client run (timeout 60), output to RUN/NAME.log and shown indented.
-run() {
-    local name=$1; shift
-    local rc=0
-    timeout 60 "$@" >"$RUN/$name.log" 2>&1 || rc=$?
-    grep -vE '^\s+(at |File )|Traceback|^\s*$' "$RUN/$name.log" | cut -c1-150 | tail -20 | sed "s/^/   $name: /" || true
-    [ "$rc" -eq 0 ] || echo "   ($name exited with $rc)"
-}
-
-server() { local name=$1 port=$2; shift 2; bg "$name" "$@"; wait_port "$port"; }
 
 # --------------------------------------------------------------------------------------------- scenarios
 scenario_rmcp() {
@@ -262,13 +216,4 @@ scenario_jsonrpc-aiohttp() {
 ALL=(rmcp rmcp-to-pysdk rmcp-stateless rmcp-restart fastmcp fastmcp-legacy fastmcp-to-pysdk mcp-go
      mcp-go-progress-last id-reuse ganache jsonrpc-aiohttp)
 
-for tool in tcpdump tshark curl; do
-    command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y tcpdump tshark curl)" >&2; exit 1; }
-done
-setup
-[ $# -gt 0 ] || set -- "${ALL[@]}"
-for s in "$@"; do
-    declare -F "scenario_$s" >/dev/null || { echo "unknown scenario: $s (known: ${ALL[*]})" >&2; exit 2; }
-    echo "== sdks-$s"
-    "scenario_$s"
-done
+run_scenarios "tcpdump tshark curl" -- "$@"

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# mcptap ecosystem corpus, group "js-sdks": real traffic from third-party JavaScript/TypeScript MCP servers whose HTTP
+# handling is their own code (tmcp, mcp-lite, mcp-framework), each talking to the official TypeScript SDK client
+# (@modelcontextprotocol/sdk 1.32.2), captured on loopback (ports 18700-18749 only).
+#
+#   sudo bash samples/gen/ecosystem/js-sdks.sh             # every scenario
+#   sudo bash samples/gen/ecosystem/js-sdks.sh SCENARIO..  # some of them
+#
+# Scenarios (capture samples/ecosystem/js-sdks-<scenario>.pcap, listing samples/gen/wire/ecosystem/...pcap.txt):
+#   tmcp                  tmcp server (@tmcp/transport-http, in-memory sessions, valibot adapter) on
+#                         @hono/node-server <- TS SDK StreamableHTTPClientTransport (tmcp ships no client)
+#   mcp-lite              mcp-lite server, stateless default (no adapters), Hono + @hono/node-server <- TS SDK client
+#   mcp-lite-sessions     the same with InMemorySessionAdapter (session ids, SSE event ids, GET stream)
+#   mcp-framework         mcp-framework HTTP Stream transport, defaults (responseMode "stream": SSE replies) <- TS SDK client
+#   mcp-framework-batch   the same with responseMode "batch" (JSON replies)
+#   mcp-framework-sse     mcp-framework SSE transport (GET /sse, POST /messages) <- TS SDK SSEClientTransport
+#
+# Every client run: initialize (+ the standalone GET the TS client opens by default), tools/list, add(1,2),
+# echo("hello"), slow_count(3) with a progressToken (3 notifications/progress 0.1 s apart), add(40,2), DELETE
+# (terminateSession; not on HTTP+SSE), close. Each client run is bounded (timeout 60 here, 30 s guard and 15 s
+# request timeouts inside the client).
+#
+# Needs root (tcpdump), node 20 + npm, tcpdump, tshark (describe.py), python3 (samples/gen/.venv for describe.py,
+# created from samples/gen/requirements.txt if missing). First use runs `npm ci` in js-sdks/ (node_modules,
+# git-ignored). Results and labels: samples/ecosystem/js-sdks.md, samples/ecosystem/labels-js-sdks.tsv.
+set -euo pipefail
+
+HOST=127.0.0.1
+ECO="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"   # samples/gen/ecosystem
+# shellcheck source=../lib.sh
+. "$ECO/../lib.sh"                                      # wait_port, wait_capturing (sets GEN=samples/gen, OUT=samples, PY)
+W="$ECO/js-sdks"                                        # harness code, pins, node_modules
+CAP="$OUT/ecosystem"                                    # samples/ecosystem
+WIRE="$GEN/wire/ecosystem"
+RUN="$W/run"                                            # scratch: logs, mcp-framework's (empty) base path
+GROUP=js-sdks
+DESCRIBE=("$PY" "$GEN/py/describe.py")
+# shellcheck source=lib.sh
+. "$ECO/lib.sh"                                         # bg, server, run, capture_start/stop, run_scenarios
+mkdir -p "$CAP" "$WIRE" "$RUN" "$RUN/mcp-framework-empty"
+
+setup() {
+    if [ ! -x "$PY" ]; then
+        python3 -m venv "$GEN/.venv" && "$GEN/.venv/bin/pip" install -q -r "$GEN/requirements.txt"
+    fi
+    if [ ! -d "$W/node_modules/tmcp" ]; then
+        (cd "$W" && npm ci --no-audit --no-fund)
+    fi
+}
+
+# scenario NAME PORT MODE PATH SERVER-CMD...: server up, capture, one bounded TS SDK client run (client.mjs MODE
+# URL), capture stop, server down.
+scenario() {
+    local name=$1 port=$2 mode=$3 path=$4; shift 4
+    server "$name-server" "$port" "$@"
+    capture_start "$name" "$port"
+    run "$name-client" node "$W/client.mjs" "$mode" "http://$HOST:$port$path"
+    capture_stop "$name"
+    cleanup
+}
+
+scenario_tmcp()                 { scenario tmcp 18700 streamable /mcp node "$W/tmcp-server.mjs" 18700; }
+scenario_mcp-lite()             { scenario mcp-lite 18710 streamable /mcp node "$W/mcp-lite-server.mjs" 18710; }
+scenario_mcp-lite-sessions()    { scenario mcp-lite-sessions 18711 streamable /mcp node "$W/mcp-lite-server.mjs" 18711 --sessions; }
+scenario_mcp-framework()        { scenario mcp-framework 18720 streamable /mcp node "$W/mcp-framework-server.mjs" 18720 http-stream; }
+scenario_mcp-framework-batch()  { scenario mcp-framework-batch 18721 streamable /mcp node "$W/mcp-framework-server.mjs" 18721 http-stream batch; }
+scenario_mcp-framework-sse()    { scenario mcp-framework-sse 18722 sse /sse node "$W/mcp-framework-server.mjs" 18722 sse; }
+
+ALL=(tmcp mcp-lite mcp-lite-sessions mcp-framework mcp-framework-batch mcp-framework-sse)
+
+run_scenarios "tcpdump tshark node npm" -- "$@"

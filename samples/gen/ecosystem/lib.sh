@@ -1,0 +1,75 @@
+# Helpers shared by the ecosystem capture scripts (sourced after ../lib.sh, not run). The caller sets GROUP (the
+# captures' name prefix), CAP (where captures go), WIRE (where their listings go), RUN (scratch: logs) and
+# DESCRIBE (the listing command, run in CAP with the capture's file name appended), and defines scenario_NAME
+# functions and the ALL array of their names.
+
+PIDS=()
+TCPDUMP_PID=""
+cleanup() {
+    local p
+    [ -n "$TCPDUMP_PID" ] && kill -INT "$TCPDUMP_PID" 2>/dev/null || true
+    for p in "${PIDS[@]:-}"; do [ -n "$p" ] && { kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; }; done
+    PIDS=()
+}
+trap cleanup EXIT
+
+# bg NAME CMD...: start CMD in its own process group (so its children die with it), log to RUN/NAME.log.
+bg() {
+    local name=$1; shift
+    setsid "$@" >>"$RUN/$name.log" 2>&1 &
+    LAST_PID=$!
+    PIDS+=("$LAST_PID")
+}
+# stop PID [SIGNAL]: signal the process group started by bg (default TERM) and reap it.
+stop() { kill "-${2:-TERM}" -- "-$1" 2>/dev/null || kill "-${2:-TERM}" "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+
+# server NAME PORT CMD...: bg, then wait until HOST:PORT accepts connections (before any capture starts, so no
+# refused connection is captured).
+server() { local name=$1 port=$2; shift 2; bg "$name" "$@"; wait_port "$port"; }
+
+# capture_start NAME PORT...: tcpdump on lo for those ports into CAP/GROUP-NAME.pcap.
+capture_start() {
+    local name=$1; shift
+    local filter="" p
+    for p in "$@"; do filter="${filter:+$filter or }tcp port $p"; done
+    rm -f "$CAP/$GROUP-$name.pcap"
+    tcpdump -i lo -s 0 -U -w "$CAP/$GROUP-$name.pcap" "$filter" 2>"$RUN/tcpdump-$name.log" &
+    TCPDUMP_PID=$!
+    wait_capturing "$RUN/tcpdump-$name.log"
+}
+# capture_stop NAME: stop tcpdump (a second after the last packet, so nothing in flight is cut), list the capture
+# into WIRE/GROUP-NAME.pcap.txt.
+capture_stop() {
+    local name=$1
+    sleep 1
+    kill -INT "$TCPDUMP_PID"; wait "$TCPDUMP_PID" 2>/dev/null || true; TCPDUMP_PID=""
+    chmod 644 "$CAP/$GROUP-$name.pcap"
+    (cd "$CAP" && "${DESCRIBE[@]}" "$GROUP-$name.pcap") >"$WIRE/$GROUP-$name.pcap.txt" || true
+    echo "   wrote samples/ecosystem/$GROUP-$name.pcap ($(stat -c %s "$CAP/$GROUP-$name.pcap") bytes)"
+}
+
+# run NAME CMD...: a bounded client run (timeout 60), output to RUN/NAME.log and shown indented.
+run() {
+    local name=$1; shift
+    local rc=0
+    timeout 60 "$@" >"$RUN/$name.log" 2>&1 || rc=$?
+    grep -vE '^\s+(at |File )|Traceback|^\s*$' "$RUN/$name.log" | cut -c1-150 | tail -20 | sed "s/^/   $name: /" || true
+    [ "$rc" -eq 0 ] || echo "   ($name exited with $rc)"
+}
+
+# run_scenarios TOOLS -- [SCENARIO...]: check that the space-separated TOOLS are on PATH, run setup, then the
+# scenarios named (all of ALL without names).
+run_scenarios() {
+    local tool s
+    for tool in $1; do
+        command -v "$tool" >/dev/null || { echo "missing $tool (see the header of this script for what to install)" >&2; exit 1; }
+    done
+    shift 2
+    setup
+    [ $# -gt 0 ] || set -- "${ALL[@]}"
+    for s in "$@"; do
+        declare -F "scenario_$s" >/dev/null || { echo "unknown scenario: $s (known: ${ALL[*]})" >&2; exit 2; }
+        echo "== $GROUP-$s"
+        "scenario_$s"
+    done
+}
