@@ -189,7 +189,8 @@ facts! {
         json_before: Int,
         /// `text/event-stream` POST responses in the session before this one.
         sse_before: Int,
-        /// A 4xx/5xx was answered in the session since the previous POST response.
+        /// A 4xx/5xx was answered in the session since the previous POST response (not counting 405 to a
+        /// GET or DELETE, the specification's answer where no standalone stream or session end is offered).
         error_between: Bool,
         /// The `Mcp-Session-Id` of the request differs from the previous response's (rotation).
         session_id_changed: Bool,

@@ -257,6 +257,22 @@ mod tests {
     }
 
     #[test]
+    fn a_get_refused_with_405_does_not_excuse_the_downgrade() {
+        // 405 to the standalone GET is the spec's "no stream here", not a failure that explains a shift;
+        // a 503 on any path may (a backend restarting behind a proxy), and so may a POST refused.
+        for (method, status, excused) in [("GET", 405, false), ("GET", 503, true), ("POST", 405, true)] {
+            let mut h = Harness::new();
+            let c = json_session(&mut h, 3);
+            let (accept, body) = if method == "GET" { ("Accept: text/event-stream", String::new()) } else { ("Accept: application/json", tool_call(9)) };
+            let g = h.request(c, method, "/mcp", &[SID, V25, accept], &body);
+            h.reply(c, g, status, &[], "");
+            sse_reply(&mut h, c, 4, false, &[]);
+            h.finish();
+            assert_eq!(h.alarms().contains(&"MCP-SSE-DOWNGRADE".to_string()), !excused, "{method} {status}: {:?}", h.alarms());
+        }
+    }
+
+    #[test]
     fn sse_reply_whose_events_went_in_a_gap_is_no_downgrade() {
         // The same exchange as the downgrade, but the stream's bytes were lost before its reply: that it
         // showed no id is the capture's loss, said by CAPTURE-GAPS; the shift's fact says so too.

@@ -192,7 +192,11 @@ impl McpTracker {
         }
 
         if head.status >= 400 {
-            s.error_since_last_post = true;
+            // 405 to a GET or DELETE is the spec's answer (no standalone stream, no client-ended sessions),
+            // not a failure that could explain a change in how the POSTs are answered.
+            if head.status != 405 || resp.kind == RespKind::Post {
+                s.error_since_last_post = true;
+            }
             if head.status >= 500 {
                 let st = self.servers.get_or_default(server);
                 // ALLOC: per server endpoint, RECENT_5XX times
