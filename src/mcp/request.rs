@@ -132,7 +132,8 @@ impl Req {
         }
     }
 
-    /// The HTTP+SSE session parameter of the POST URL (`?sessionId=` TypeScript, `?session_id=` Python).
+    /// The HTTP+SSE session parameter of the POST URL (`?sessionId=` TypeScript, `?session_id=` Python,
+    /// `?sessionid=` Go; the name in any case).
     pub(super) fn legacy_param(&self) -> Option<&str> {
         legacy_param(&self.head.target)
     }
@@ -313,7 +314,7 @@ pub(super) fn legacy_param(target: &str) -> Option<&str> {
     let query = target.get(target.bytes().position(|b| b == b'?')? + 1..)?;
     query.split('&').find_map(|kv| {
         let (k, v) = kv.split_once('=')?;
-        (k == "sessionId" || k == "session_id").then_some(v)
+        (k.eq_ignore_ascii_case("sessionid") || k.eq_ignore_ascii_case("session_id")).then_some(v)
     })
 }
 
@@ -366,6 +367,7 @@ mod tests {
             ("/messages/?session_id=ab-c&x=1", Some("ab-c")),
             ("/m?x=1&sessionId=", Some("")),
             ("/m?x=sessionId=3", None),
+            ("/sse?sessionid=OLYJ", Some("OLYJ")),
             ("/m", None),
             ("/m?", None),
             ("?sessionId=1", Some("1")),

@@ -94,7 +94,9 @@ impl McpTracker {
             }
             None => false,
         };
-        if initialize && req_sid.is_none() && resp_sid.is_none() && info.legacy.is_none() {
+        // A POST to the message URL an `endpoint` event announced (its session parameter), not to the SSE URL.
+        let legacy_message = info.legacy.is_some();
+        if initialize && req_sid.is_none() && resp_sid.is_none() && !legacy_message {
             // A server that mints no session id: this handshake starts an anonymous session of its own.
             let c = self.client_mut(client.ip(), server);
             c.handshake_seq += 1;
@@ -268,8 +270,10 @@ impl McpTracker {
                 }
             }
         }
-        // A POST answered on a URL known to serve the legacy `endpoint` event.
-        if resp.kind == RespKind::Post && self.servers.get(&server).is_some_and(|st| st.sse_paths.contains(&*path)) {
+        // A POST answered on a URL known to serve the legacy `endpoint` event. The Go SDK announces its
+        // message URL on the SSE URL's own path (`/sse?sessionid=...`): a POST carrying the session
+        // parameter is a message, as the transport prescribes.
+        if resp.kind == RespKind::Post && !legacy_message && self.servers.get(&server).is_some_and(|st| st.sse_paths.contains(&*path)) {
             if let Some(s) = self.sessions.get(&key) {
                 out(Fact {
                     ctx: ctx_for(s, vec![req_frame, frame]),
@@ -286,6 +290,8 @@ impl McpTracker {
             let c = self.client_mut(client_key.0, client_key.1);
             let media = resp.media.as_deref().unwrap_or_default();
             match c.post_answers.get_mut(&path) {
+                // A message POST of the legacy transport is no POST to a URL that may serve `endpoint`.
+                _ if legacy_message => {}
                 // The same answer as last time on this path (the usual case): nothing to copy.
                 Some(a) if a.1 == media => *a = (head.status, std::mem::take(&mut a.1), frame),
                 // ALLOC: the media type, and the path the first time (one entry per POST path of a client)
@@ -877,6 +883,28 @@ mod tests {
         handshake(&mut h, c, "2025-11-25", "2024-11-05", "s1");
         h.finish();
         assert_eq!(h.alarms(), vec!["MCP-VERSION-DOWNGRADE"]);
+    }
+
+    #[test]
+    fn messages_posted_to_the_sse_path_with_the_announced_session_are_no_legacy_post_accepted() {
+        // The Go SDK announces `/sse?sessionid=...` (the SSE URL's own path, the parameter in lower case).
+        let run = |target: &str| {
+            let mut h = Harness::new();
+            let c = h.connect("10.0.0.1:40000");
+            let g = h.request(c, "GET", "/sse", &["Accept: text/event-stream"], "");
+            h.sse(c, g, &[]);
+            h.event_named(c, g, Some("endpoint"), None, "/sse?sessionid=OLYJ");
+            let c2 = h.connect("10.0.0.1:40001");
+            let tx = h.request(c2, "POST", target, &[], &initialize(0, "2025-11-25"));
+            h.reply(c2, tx, 202, &[], "Accepted");
+            h.event(c, g, None, &initialized(0, "2025-11-25"));
+            h.finish();
+            h.fired()
+        };
+        let fired = run("/sse?sessionid=OLYJ");
+        assert!(!fired.contains(&"MCP-LEGACY-POST-ACCEPTED".to_string()), "{fired:?}");
+        // A POST to the SSE URL itself, without the session, is still the incident.
+        assert!(run("/sse").contains(&"MCP-LEGACY-POST-ACCEPTED".to_string()));
     }
 
     /// A POST rejected with `status`, then a GET of `get_path` that is given an `endpoint` event.
