@@ -65,46 +65,15 @@ setup_pysdk() {
 }
 
 # --------------------------------------------------------------------------------------------- scenarios
-scenario_go-sdk() {
-    server gosdk-server 18800 "$GOSDK" server --port 18800
-    capture_start go-sdk 18800
-    run gosdk-client "$GOSDK" client --url http://127.0.0.1:18800/mcp
-    capture_stop go-sdk
-    cleanup
-}
+scenario_go-sdk() { capture_run go-sdk 18800 "$GOSDK" server --port 18800 -- "$GOSDK" client --url http://127.0.0.1:18800/mcp; }
 
-scenario_go-sdk-json() {
-    server gosdk-server 18801 "$GOSDK" server --port 18801 --json
-    capture_start go-sdk-json 18801
-    run gosdk-client "$GOSDK" client --url http://127.0.0.1:18801/mcp
-    capture_stop go-sdk-json
-    cleanup
-}
+scenario_go-sdk-json() { capture_run go-sdk-json 18801 "$GOSDK" server --port 18801 --json -- "$GOSDK" client --url http://127.0.0.1:18801/mcp; }
 
-scenario_go-sdk-stateless() {
-    server gosdk-server 18802 "$GOSDK" server --port 18802 --stateless
-    capture_start go-sdk-stateless 18802
-    run gosdk-client "$GOSDK" client --url http://127.0.0.1:18802/mcp
-    capture_stop go-sdk-stateless
-    cleanup
-}
+scenario_go-sdk-stateless() { capture_run go-sdk-stateless 18802 "$GOSDK" server --port 18802 --stateless -- "$GOSDK" client --url http://127.0.0.1:18802/mcp; }
 
-scenario_go-sdk-sse() {
-    server gosdk-server 18803 "$GOSDK" server --port 18803 --sse
-    capture_start go-sdk-sse 18803
-    run gosdk-sse-client "$GOSDK" client --url http://127.0.0.1:18803/sse --sse
-    capture_stop go-sdk-sse
-    cleanup
-}
+scenario_go-sdk-sse() { capture_run go-sdk-sse 18803 "$GOSDK" server --port 18803 --sse -- "$GOSDK" client --url http://127.0.0.1:18803/sse --sse; }
 
-scenario_go-sdk-to-pysdk() {
-    setup_pysdk
-    server py-server 18804 "$SDKS_PY" "$SP" pyserver --port 18804
-    capture_start go-sdk-to-pysdk 18804
-    run gosdk-client "$GOSDK" client --url http://127.0.0.1:18804/mcp
-    capture_stop go-sdk-to-pysdk
-    cleanup
-}
+scenario_go-sdk-to-pysdk() { setup_pysdk; capture_run go-sdk-to-pysdk 18804 "$SDKS_PY" "$SP" pyserver --port 18804 -- "$GOSDK" client --url http://127.0.0.1:18804/mcp; }
 
 ALL=(go-sdk go-sdk-json go-sdk-stateless go-sdk-sse go-sdk-to-pysdk)
 

@@ -48,15 +48,10 @@ setup() {
     fi
 }
 
-# scenario NAME PORT MODE PATH SERVER-CMD...: server up, capture, one bounded TS SDK client run (client.mjs MODE
-# URL), capture stop, server down.
+# scenario NAME PORT MODE PATH SERVER-CMD...: capture_run with the TS SDK client (client.mjs MODE URL).
 scenario() {
     local name=$1 port=$2 mode=$3 path=$4; shift 4
-    server "$name-server" "$port" "$@"
-    capture_start "$name" "$port"
-    run "$name-client" node "$W/client.mjs" "$mode" "http://$HOST:$port$path"
-    capture_stop "$name"
-    cleanup
+    capture_run "$name" "$port" "$@" -- node "$W/client.mjs" "$mode" "http://$HOST:$port$path"
 }
 
 scenario_tmcp()                 { scenario tmcp 18700 streamable /mcp node "$W/tmcp-server.mjs" 18700; }

@@ -57,6 +57,20 @@ run() {
     [ "$rc" -eq 0 ] || echo "   ($name exited with $rc)"
 }
 
+# capture_run NAME PORT SERVER-CMD... -- CLIENT-CMD...: the usual scenario: server NAME-server up on PORT, capture
+# GROUP-NAME on that port, one bounded client run (NAME-client), capture stop, everything down.
+capture_run() {
+    local name=$1 port=$2; shift 2
+    local srv=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do srv+=("$1"); shift; done
+    [ $# -gt 0 ] && shift
+    server "$name-server" "$port" "${srv[@]}"
+    capture_start "$name" "$port"
+    run "$name-client" "$@"
+    capture_stop "$name"
+    cleanup
+}
+
 # run_scenarios TOOLS -- [SCENARIO...]: check that the space-separated TOOLS are on PATH, run setup, then the
 # scenarios named (all of ALL without names).
 run_scenarios() {

@@ -58,38 +58,14 @@ setup_pysdk() {
 }
 
 # --------------------------------------------------------------------------------------------- scenarios
-scenario_rust-mcp-sdk() {
-    server rms-server 18750 "$RMS" server --port 18750
-    capture_start rust-mcp-sdk 18750
-    run rms-client "$RMS" client --url http://127.0.0.1:18750/mcp
-    capture_stop rust-mcp-sdk
-    cleanup
-}
+scenario_rust-mcp-sdk() { capture_run rust-mcp-sdk 18750 "$RMS" server --port 18750 -- "$RMS" client --url http://127.0.0.1:18750/mcp; }
 
-scenario_rust-mcp-sdk-sse() {
-    server rms-server 18751 "$RMS" server --port 18751
-    capture_start rust-mcp-sdk-sse 18751
-    run rms-sse-client "$RMS" client --url http://127.0.0.1:18751/sse --sse
-    capture_stop rust-mcp-sdk-sse
-    cleanup
-}
+scenario_rust-mcp-sdk-sse() { capture_run rust-mcp-sdk-sse 18751 "$RMS" server --port 18751 -- "$RMS" client --url http://127.0.0.1:18751/sse --sse; }
 
-scenario_rust-mcp-sdk-to-pysdk() {
-    setup_pysdk
-    server py-server 18752 "$SDKS_PY" "$SP" pyserver --port 18752
-    capture_start rust-mcp-sdk-to-pysdk 18752
-    run rms-client "$RMS" client --url http://127.0.0.1:18752/mcp
-    capture_stop rust-mcp-sdk-to-pysdk
-    cleanup
-}
+scenario_rust-mcp-sdk-to-pysdk() { setup_pysdk; capture_run rust-mcp-sdk-to-pysdk 18752 "$SDKS_PY" "$SP" pyserver --port 18752 -- "$RMS" client --url http://127.0.0.1:18752/mcp; }
 
-scenario_pmcp() {
-    server pmcp-server 18760 "$PMCP" server --port 18760
-    capture_start pmcp 18760
-    run pmcp-client "$PMCP" client --url http://127.0.0.1:18760/   # pmcp serves on / only
-    capture_stop pmcp
-    cleanup
-}
+# pmcp serves on / only.
+scenario_pmcp() { capture_run pmcp 18760 "$PMCP" server --port 18760 -- "$PMCP" client --url http://127.0.0.1:18760/; }
 
 ALL=(rust-mcp-sdk rust-mcp-sdk-sse rust-mcp-sdk-to-pysdk pmcp)
 

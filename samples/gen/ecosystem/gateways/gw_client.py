@@ -27,7 +27,9 @@ def log(tag, *a):
     print(f"[{tag} {time.strftime('%H:%M:%S')}]", *a, file=sys.stderr, flush=True)
 
 
-async def standard_session(client, tag, slow, pause=0.2):
+async def standard_session(client, tag, slow, pause=0.2, prefix="", keep_going=False):
+    """The standard calls; `prefix` names the tools as a gateway exposes them, and with `keep_going` a failed
+    call is logged and the next one made (a gateway's error is part of what is captured)."""
     log(tag, "negotiated", client.protocol_version)
     tools = await client.list_tools()
     log(tag, "tools", [t.name for t in tools.tools])
@@ -43,9 +45,15 @@ async def standard_session(client, tag, slow, pause=0.2):
             _progress.append(p)
             log(tag, "progress", p, total, message)
 
-        result = await client.call_tool(name, arguments, progress_callback=on_progress)
-        log(tag, name, arguments, "->", [getattr(c, "text", c) for c in result.content],
-            "error" if result.is_error else "", f"progress={progress}")
+        try:
+            result = await client.call_tool(prefix + name, arguments, progress_callback=on_progress)
+        except Exception as e:
+            if not keep_going:
+                raise
+            log(tag, name, arguments, "failed:", repr(e)[:200])
+        else:
+            log(tag, name, arguments, "->", [getattr(c, "text", c) for c in result.content],
+                "error" if result.is_error else "", f"progress={progress}")
         await asyncio.sleep(pause)
 
 
@@ -191,6 +199,11 @@ def main():
     a.command = command
     fn = {"http": run_http, "sse": run_sse, "stdio": run_stdio, "restart": run_restart,
           "cancel": run_cancel, "abort": run_abort}[a.mode]
+    run_bounded(fn, a)
+
+
+def run_bounded(fn, a):
+    """Runs `fn(a)` within `a.timeout` seconds: every client run is bounded."""
 
     async def bounded():
         async with asyncio.timeout(a.timeout):

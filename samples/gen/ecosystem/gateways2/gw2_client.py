@@ -15,24 +15,11 @@ their calls at the same moment.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gateways"))
-
-
-def log(tag, *a):
-    print(f"[{tag} {time.strftime('%H:%M:%S')}]", *a, file=sys.stderr, flush=True)
-
-
-async def wait_file(path, limit=30.0):
-    t0 = time.monotonic()
-    while not os.path.exists(path):
-        if time.monotonic() - t0 > limit:
-            raise TimeoutError(path)
-        await asyncio.sleep(0.05)
+from gw_client import run_bounded, standard_session, wait_file  # noqa: E402  (the path is set just above)
 
 
 async def session(a):
@@ -45,31 +32,10 @@ async def session(a):
         headers["authorization"] = "Bearer " + open(a.bearer_file).read().strip()
     http = create_mcp_http_client(headers=headers)
     async with http, Client(streamable_http_client(a.url, http_client=http), mode="legacy") as client:
-        log(a.tag, "negotiated", client.protocol_version)
         if a.ready_file:
             open(a.ready_file, "w").close()
             await wait_file(a.go_file)
-        tools = await client.list_tools()
-        log(a.tag, "tools", [t.name for t in tools.tools])
-        calls = [("add", {"a": 1, "b": 2}), ("echo", {"text": f"hello from {a.tag}"})]
-        if a.slow:
-            steps, delay = a.slow.split(",")
-            calls.append(("slow", {"steps": int(steps), "delay": float(delay)}))
-        calls.append(("add", {"a": 40, "b": 2}))
-        for name, arguments in calls:
-            progress = []
-
-            async def on_progress(p, total, message, _progress=progress):
-                _progress.append(p)
-                log(a.tag, "progress", p, total, message)
-
-            try:
-                result = await client.call_tool(a.prefix + name, arguments, progress_callback=on_progress)
-                log(a.tag, name, arguments, "->", [getattr(c, "text", c) for c in result.content],
-                    "error" if result.is_error else "", f"progress={progress}")
-            except Exception as e:  # a gateway error is part of what we capture; go on with the next call
-                log(a.tag, name, arguments, "failed:", repr(e)[:200])
-            await asyncio.sleep(a.pause)
+        await standard_session(client, a.tag, a.slow, a.pause, prefix=a.prefix, keep_going=True)
 
 
 def main():
@@ -83,14 +49,7 @@ def main():
     p.add_argument("--ready-file")
     p.add_argument("--go-file")
     p.add_argument("--timeout", type=float, default=40.0)
-    a = p.parse_args()
-
-    async def bounded():
-        async with asyncio.timeout(a.timeout):
-            await session(a)
-
-    asyncio.run(bounded())
-    log(a.tag, "done")
+    run_bounded(session, p.parse_args())
 
 
 if __name__ == "__main__":
