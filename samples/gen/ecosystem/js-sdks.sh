@@ -14,6 +14,14 @@
 #   mcp-framework         mcp-framework HTTP Stream transport, defaults (responseMode "stream": SSE replies) <- TS SDK client
 #   mcp-framework-batch   the same with responseMode "batch" (JSON replies)
 #   mcp-framework-sse     mcp-framework SSE transport (GET /sse, POST /messages) <- TS SDK SSEClientTransport
+#   fastmcp               FastMCP for TypeScript (npm fastmcp), httpStream transport, defaults (mcp-proxy's HTTP
+#                         server, sessions) <- TS SDK client (fastmcp ships no client)
+#   fastmcp-stateless     the same with httpStream.stateless: true
+#   hono-mcp              @hono/mcp StreamableHTTPTransport + the SDK's McpServer, the README's setup (one transport,
+#                         no sessionIdGenerator: stateless), Hono + @hono/node-server <- TS SDK client
+#   hono-mcp-sessions     the same with a transport per session (sessionIdGenerator, @hono/mcp's MemoryEventStore)
+#   mcp-handler           mcp-handler 2.x (Vercel; MCP SDK v2 server, stateless legacy fallback for 2025 clients) in
+#                         a plain node:http server (@hono/node-server's serve, no framework) <- TS SDK client
 #
 # Every client run: initialize (+ the standalone GET the TS client opens by default), tools/list, add(1,2),
 # echo("hello"), slow_count(3) with a progressToken (3 notifications/progress 0.1 s apart), add(40,2), DELETE
@@ -43,7 +51,8 @@ setup() {
     if [ ! -x "$PY" ]; then
         python3 -m venv "$GEN/.venv" && "$GEN/.venv/bin/pip" install -q -r "$GEN/requirements.txt"
     fi
-    if [ ! -d "$W/node_modules/tmcp" ]; then
+    # Installed again whenever the lock file is newer than the install (a pin added since).
+    if [ ! -f "$W/node_modules/.package-lock.json" ] || [ "$W/package-lock.json" -nt "$W/node_modules/.package-lock.json" ]; then
         (cd "$W" && npm ci --no-audit --no-fund)
     fi
 }
@@ -61,6 +70,13 @@ scenario_mcp-framework()        { scenario mcp-framework 18720 streamable /mcp n
 scenario_mcp-framework-batch()  { scenario mcp-framework-batch 18721 streamable /mcp node "$W/mcp-framework-server.mjs" 18721 http-stream batch; }
 scenario_mcp-framework-sse()    { scenario mcp-framework-sse 18722 sse /sse node "$W/mcp-framework-server.mjs" 18722 sse; }
 
-ALL=(tmcp mcp-lite mcp-lite-sessions mcp-framework mcp-framework-batch mcp-framework-sse)
+scenario_fastmcp()              { scenario fastmcp 18730 streamable /mcp node "$W/fastmcp-server.mjs" 18730; }
+scenario_fastmcp-stateless()    { scenario fastmcp-stateless 18731 streamable /mcp node "$W/fastmcp-server.mjs" 18731 --stateless; }
+scenario_hono-mcp()             { scenario hono-mcp 18735 streamable /mcp node "$W/hono-mcp-server.mjs" 18735; }
+scenario_hono-mcp-sessions()    { scenario hono-mcp-sessions 18736 streamable /mcp node "$W/hono-mcp-server.mjs" 18736 --sessions; }
+scenario_mcp-handler()          { scenario mcp-handler 18740 streamable /mcp node "$W/mcp-handler-server.mjs" 18740; }
+
+ALL=(tmcp mcp-lite mcp-lite-sessions mcp-framework mcp-framework-batch mcp-framework-sse
+     fastmcp fastmcp-stateless hono-mcp hono-mcp-sessions mcp-handler)
 
 run_scenarios "tcpdump tshark node npm" -- "$@"
