@@ -10,6 +10,10 @@
 #   rust-mcp-sdk-sse        rust-mcp-sdk legacy SSE client -> the same server's HTTP+SSE endpoint (/sse, /messages)
 #   rust-mcp-sdk-to-pysdk   rust-mcp-sdk client (Streamable HTTP) -> Python SDK server (mcp 2.3.0, group sdks)
 #   pmcp                    pmcp client (StreamableHttpTransport, defaults) -> pmcp StreamableHttpServer (defaults; endpoint /)
+#   rust-mcp-sdk-1          rust-mcp-sdk 1.x client (Streamable HTTP, 2025 era) -> rust-mcp-sdk 1.x axum server (stateful
+#                           defaults, /mcp)
+#   rust-mcp-sdk-1-eventstore  the same, the server with the SDK's InMemoryEventStore (resumability)
+#   turbomcp                turbomcp client (Client::connect_http, defaults) -> turbomcp run_http server (defaults, /mcp)
 #
 # Each client: (initialize when its protocol has one,) tools/list, add(1,2), echo("hello"), slow_count(3) with a
 # progressToken (3 notifications/progress 0.1 s apart), add(40,2), close.
@@ -32,6 +36,8 @@ SDKS_PY="$ECO/sdks/.venv/bin/python"                    # Python SDK server of t
 SP="$ECO/sdks/py/sdks_py.py"
 RMS="$W/rust-mcp-sdk/target/debug/rust-mcp-sdk-harness"
 PMCP="$W/pmcp/target/debug/pmcp-harness"
+RMS1="$W/rust-mcp-sdk-1/target/debug/rust-mcp-sdk-1-harness"
+TMCP="$W/turbomcp/target/debug/turbomcp-harness"
 RUN="$W/run"                                            # scratch: logs
 GROUP=rust-sdks
 DESCRIBE=("$DESC_PY" "$GEN/py/describe.py")
@@ -45,7 +51,7 @@ setup() {
         python3 -m venv "$GEN/.venv" && "$GEN/.venv/bin/pip" install -q -r "$GEN/requirements.txt"
     fi
     local p
-    for p in rust-mcp-sdk pmcp; do
+    for p in rust-mcp-sdk pmcp rust-mcp-sdk-1 turbomcp; do
         if [ ! -x "$W/$p/target/debug/$p-harness" ]; then
             (cd "$W/$p" && CARGO_TARGET_DIR="$W/$p/target" cargo build -j1 --locked)
         fi
@@ -67,6 +73,14 @@ scenario_rust-mcp-sdk-to-pysdk() { setup_pysdk; capture_run rust-mcp-sdk-to-pysd
 # pmcp serves on / only.
 scenario_pmcp() { capture_run pmcp 18760 "$PMCP" server --port 18760 -- "$PMCP" client --url http://127.0.0.1:18760/; }
 
-ALL=(rust-mcp-sdk rust-mcp-sdk-sse rust-mcp-sdk-to-pysdk pmcp)
+# rust-mcp-sdk 1.1.0 (the last 1.x release, 2025-era protocol); the same server with an event store.
+scenario_rust-mcp-sdk-1() { capture_run rust-mcp-sdk-1 18770 "$RMS1" server --port 18770 -- "$RMS1" client --url http://127.0.0.1:18770/mcp; }
+
+scenario_rust-mcp-sdk-1-eventstore() { capture_run rust-mcp-sdk-1-eventstore 18771 "$RMS1" server --port 18771 --event-store -- "$RMS1" client --url http://127.0.0.1:18771/mcp; }
+
+# turbomcp 3.6.0; its client appends /mcp to the base URL.
+scenario_turbomcp() { capture_run turbomcp 18780 "$TMCP" server --port 18780 -- "$TMCP" client --url http://127.0.0.1:18780; }
+
+ALL=(rust-mcp-sdk rust-mcp-sdk-sse rust-mcp-sdk-to-pysdk pmcp rust-mcp-sdk-1 rust-mcp-sdk-1-eventstore turbomcp)
 
 run_scenarios "tcpdump tshark ss" -- "$@"
