@@ -22,11 +22,19 @@
 #   hono-mcp-sessions     the same with a transport per session (sessionIdGenerator, @hono/mcp's MemoryEventStore)
 #   mcp-handler           mcp-handler 2.x (Vercel; MCP SDK v2 server, stateless legacy fallback for 2025 clients) in
 #                         a plain node:http server (@hono/node-server's serve, no framework) <- TS SDK client
+#   ts2                   official TS SDK v2 (@modelcontextprotocol/server 2.x) createMcpHandler defaults in a plain
+#                         node:http server <- TS SDK v2 client (@modelcontextprotocol/client 2.x, client-v2.mjs,
+#                         versionNegotiation 'auto': server/discover probe, 2026-07-28 when the server offers it)
+#   ts2-to-v1             TS SDK 1.x server (v1-server.mjs: StreamableHTTPServerTransport per session, stateful
+#                         defaults) <- TS SDK v2 client, 'auto' (the probe is refused, fallback to initialize)
+#   v1-to-ts2             the v2 server of ts2 <- the 1.x client (client.mjs streamable)
 #
 # Every client run: initialize (+ the standalone GET the TS client opens by default), tools/list, add(1,2),
 # echo("hello"), slow_count(3) with a progressToken (3 notifications/progress 0.1 s apart), add(40,2), DELETE
 # (terminateSession; not on HTTP+SSE), close. Each client run is bounded (timeout 60 here, 30 s guard and 15 s
 # request timeouts inside the client).
+# The v2 client (client-v2.mjs) runs the same calls after its connect (server/discover probe, then initialize only
+# when it falls back) and sends DELETE only when it holds a session id.
 #
 # Needs root (tcpdump), node 20 + npm, tcpdump, tshark (describe.py), python3 (samples/gen/.venv for describe.py,
 # created from samples/gen/requirements.txt if missing). First use runs `npm ci` in js-sdks/ (node_modules,
@@ -76,7 +84,17 @@ scenario_hono-mcp()             { scenario hono-mcp 18735 streamable /mcp node "
 scenario_hono-mcp-sessions()    { scenario hono-mcp-sessions 18736 streamable /mcp node "$W/hono-mcp-server.mjs" 18736 --sessions; }
 scenario_mcp-handler()          { scenario mcp-handler 18740 streamable /mcp node "$W/mcp-handler-server.mjs" 18740; }
 
+# scenario_v2 NAME PORT SERVER-CMD...: capture_run with the TS SDK v2 client (client-v2.mjs URL, path /mcp).
+scenario_v2() {
+    local name=$1 port=$2; shift 2
+    capture_run "$name" "$port" "$@" -- node "$W/client-v2.mjs" "http://$HOST:$port/mcp"
+}
+
+scenario_ts2()                  { scenario_v2 ts2 18741 node "$W/ts2-server.mjs" 18741; }
+scenario_ts2-to-v1()            { scenario_v2 ts2-to-v1 18742 node "$W/v1-server.mjs" 18742; }
+scenario_v1-to-ts2()            { scenario v1-to-ts2 18743 streamable /mcp node "$W/ts2-server.mjs" 18743; }
+
 ALL=(tmcp mcp-lite mcp-lite-sessions mcp-framework mcp-framework-batch mcp-framework-sse
-     fastmcp fastmcp-stateless hono-mcp hono-mcp-sessions mcp-handler)
+     fastmcp fastmcp-stateless hono-mcp hono-mcp-sessions mcp-handler ts2 ts2-to-v1 v1-to-ts2)
 
 run_scenarios "tcpdump tshark node npm" -- "$@"
