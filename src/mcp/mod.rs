@@ -532,6 +532,9 @@ impl McpTracker {
     }
 
     fn http<F: FnMut(Fact)>(&mut self, conn: ConnId, ev: HttpEvent<'_>, out: &mut F) {
+        // A comment and a blank line that ends no event both keep a stream alive; only a comment is a
+        // keep-alive the rules count.
+        let comment = matches!(ev, HttpEvent::SseComment { .. });
         match ev {
             HttpEvent::Request { tx, head, frame, ts } => {
                 let cap = self.limits.max_pending_per_session.max(1);
@@ -559,14 +562,13 @@ impl McpTracker {
                 }
             }
             HttpEvent::Response { tx, head, frame, ts } => self.response(conn, tx, &head, frame, ts, out),
-            HttpEvent::SseComment { tx, ts, .. } => {
+            HttpEvent::SseComment { tx, ts, .. } | HttpEvent::SseBlank { tx, ts, .. } => {
                 if let Some(st) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.resp.as_mut()).and_then(|r| r.stream.as_mut()) {
-                    st.comment(ts);
-                }
-            }
-            HttpEvent::SseBlank { tx, ts, .. } => {
-                if let Some(st) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.resp.as_mut()).and_then(|r| r.stream.as_mut()) {
-                    st.blank_line(ts);
+                    if comment {
+                        st.comment(ts);
+                    } else {
+                        st.blank_line(ts);
+                    }
                 }
             }
             HttpEvent::ResponseEnd { tx, end, ts, .. } => {

@@ -414,6 +414,7 @@ impl McpTracker {
         } else {
             classify_error_body(media, resp.text.as_ref(), parsed.as_deref())
         };
+        let mentions_session = mentions_session(&message);
         if resp.get_on_mcp {
             let dead = req_sid.as_ref().is_some_and(|sid| self.clients.get(&(client.ip(), server)).is_some_and(|c| c.dead.contains_key(*sid)));
             out(Fact {
@@ -422,7 +423,7 @@ impl McpTracker {
                     status: i64::from(resp.status),
                     content_type: media.to_string().into(),
                     has_session_id: req_sid.is_some(),
-                    session_unknown: req_sid.is_some() && (mentions_session(&message) || dead),
+                    session_unknown: req_sid.is_some() && (mentions_session || dead),
                     // A session keyed by a handshake exists only when the server answered `initialize`
                     // without minting an id: that server needs none.
                     session_optional: matches!(s.key.ident, SessionIdent::Anonymous { handshake, .. } if handshake > 0) && s.version.is_some(),
@@ -432,7 +433,6 @@ impl McpTracker {
             });
         }
         if resp.status >= 400 {
-            let mentions_session = mentions_session(&message);
             let fingerprint = fingerprint(resp.status, kind, code, &rpc_id, &message);
             let on_mcp = self.servers.get(&server).is_some_and(|st| st.mcp_paths.contains(&*path));
             let recent: Vec<i64> = self

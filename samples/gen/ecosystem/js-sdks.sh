@@ -56,9 +56,7 @@ DESCRIBE=("$PY" "$GEN/py/describe.py")
 mkdir -p "$CAP" "$WIRE" "$RUN" "$RUN/mcp-framework-empty"
 
 setup() {
-    if [ ! -x "$PY" ]; then
-        python3 -m venv "$GEN/.venv" && "$GEN/.venv/bin/pip" install -q -r "$GEN/requirements.txt"
-    fi
+    need_venv "$GEN/.venv" "$GEN/requirements.txt"
     # Installed again whenever the lock file is newer than the install (a pin added since).
     if [ ! -f "$W/node_modules/.package-lock.json" ] || [ "$W/package-lock.json" -nt "$W/node_modules/.package-lock.json" ]; then
         (cd "$W" && npm ci --no-audit --no-fund)

@@ -23,6 +23,16 @@ bg() {
 # stop PID [SIGNAL]: signal the process group started by bg (default TERM) and reap it.
 stop() { kill "-${2:-TERM}" -- "-$1" 2>/dev/null || kill "-${2:-TERM}" "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 
+# need_venv DIR REQUIREMENTS [PROGRAM]: a Python venv at DIR, made from REQUIREMENTS unless DIR/bin/PROGRAM (default
+# python) is there already. Every venv is git-ignored beside the scripts that make it.
+need_venv() {
+    local dir=$1 reqs=$2 prog=${3:-python}
+    [ -x "$dir/bin/$prog" ] || { python3 -m venv "$dir" && "$dir/bin/pip" install -q -r "$reqs"; }
+}
+# setup_pysdk: the venv of the sdks group's Python SDK server (sdks/py/sdks_py.py), which other groups' clients
+# are run against.
+setup_pysdk() { need_venv "$ECO/sdks/.venv" "$ECO/sdks/requirements.txt"; }
+
 # server NAME PORT CMD...: bg, then wait until HOST:PORT accepts connections (before any capture starts, so no
 # refused connection is captured).
 server() { local name=$1 port=$2; shift 2; bg "$name" "$@"; wait_port "$port"; }

@@ -47,20 +47,13 @@ mkdir -p "$CAP" "$WIRE" "$RUN"
 export RUST_BACKTRACE=0
 
 setup() {
-    if [ ! -x "$DESC_PY" ]; then
-        python3 -m venv "$GEN/.venv" && "$GEN/.venv/bin/pip" install -q -r "$GEN/requirements.txt"
-    fi
+    need_venv "$GEN/.venv" "$GEN/requirements.txt"
     local p
     for p in rust-mcp-sdk pmcp rust-mcp-sdk-1 turbomcp; do
         if [ ! -x "$W/$p/target/debug/$p-harness" ]; then
             (cd "$W/$p" && CARGO_TARGET_DIR="$W/$p/target" cargo build -j1 --locked)
         fi
     done
-}
-setup_pysdk() {
-    if [ ! -x "$SDKS_PY" ]; then
-        python3 -m venv "$ECO/sdks/.venv" && "$ECO/sdks/.venv/bin/pip" install -q -r "$ECO/sdks/requirements.txt"
-    fi
 }
 
 # --------------------------------------------------------------------------------------------- scenarios

@@ -34,8 +34,9 @@ pub enum SseItem<'a> {
     /// A complete `:` comment line (keep-alive).
     Comment,
     /// A blank line that ends no block of lines (it follows a blank line or starts the stream): no
-    /// event (§9.2.6: nothing is dispatched while no field was given), but bytes that keep the stream alive for proxies' and clients' idle timers, as some
-    /// servers send instead of comments (rust-mcp-sdk 2.0's HTTP+SSE stream: a newline every 12 s).
+    /// event (§9.2.6: nothing is dispatched while no field was given), but bytes that keep the stream
+    /// alive for proxies' and clients' idle timers, as some servers send instead of comments
+    /// (rust-mcp-sdk 2.0's HTTP+SSE stream: a newline every 12 s).
     Blank,
     /// The current event just crossed the size cap (reported once per event).
     TooLarge,

@@ -9,31 +9,13 @@ import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
 import { StreamableHTTPTransport, MemoryEventStore } from '@hono/mcp';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import { registerV1Tools } from './tools.mjs';
 
 const port = Number(process.argv[2] ?? 18735);
 const sessions = process.argv.includes('--sessions');
-const text = (t) => ({ content: [{ type: 'text', text: String(t) }] });
 
 function makeServer() {
-    const mcp = new McpServer({ name: 'js-sdks-hono-mcp-server', version: '1.0.0' });
-    mcp.registerTool('add', { description: 'a + b', inputSchema: { a: z.number(), b: z.number() } },
-        async ({ a, b }) => text(a + b));
-    mcp.registerTool('echo', { description: 'echo text', inputSchema: { text: z.string() } },
-        async ({ text: t }) => text(t));
-    mcp.registerTool('slow_count', { description: 'count with progress', inputSchema: { n: z.number() } },
-        async ({ n }, extra) => {
-            const progressToken = extra._meta?.progressToken;
-            for (let i = 1; i <= n; i++) {
-                if (progressToken !== undefined) {
-                    await extra.sendNotification({ method: 'notifications/progress',
-                        params: { progressToken, progress: i, total: n, message: `step ${i}` } });
-                }
-                await new Promise((r) => setTimeout(r, 100));
-            }
-            return text(`counted ${n}`);
-        });
-    return mcp;
+    return registerV1Tools(new McpServer({ name: 'js-sdks-hono-mcp-server', version: '1.0.0' }));
 }
 
 const app = new Hono();

@@ -5,27 +5,11 @@
 // progressToken).   node mcp-handler-server.mjs PORT
 import { serve } from '@hono/node-server';
 import { createMcpHandler } from 'mcp-handler';
-import { z } from 'zod/v4';
+import { registerV2Tools } from './tools.mjs';
 
 const port = Number(process.argv[2] ?? 18740);
-const text = (t) => ({ content: [{ type: 'text', text: String(t) }] });
 const handler = createMcpHandler((server) => {
-    server.registerTool('add', { description: 'a + b', inputSchema: z.object({ a: z.number(), b: z.number() }) },
-        async ({ a, b }) => text(a + b));
-    server.registerTool('echo', { description: 'echo text', inputSchema: z.object({ text: z.string() }) },
-        async ({ text: t }) => text(t));
-    server.registerTool('slow_count', { description: 'count with progress', inputSchema: z.object({ n: z.number() }) },
-        async ({ n }, ctx) => {
-            const progressToken = ctx.mcpReq._meta?.progressToken;
-            for (let i = 1; i <= n; i++) {
-                if (progressToken !== undefined) {
-                    await ctx.mcpReq.notify({ method: 'notifications/progress',
-                        params: { progressToken, progress: i, total: n, message: `step ${i}` } });
-                }
-                await new Promise((r) => setTimeout(r, 100));
-            }
-            return text(`counted ${n}`);
-        });
+    registerV2Tools(server);
 }, { serverInfo: { name: 'js-sdks-mcp-handler-server', version: '1.0.0' } });
 
 // mcp-handler does not look at the path; mount it on /mcp only

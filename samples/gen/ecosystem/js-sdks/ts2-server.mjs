@@ -6,30 +6,10 @@
 // progressToken).   node ts2-server.mjs PORT
 import { serve } from '@hono/node-server';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
-import { z } from 'zod/v4';
+import { registerV2Tools } from './tools.mjs';
 
 const port = Number(process.argv[2] ?? 18741);
-const text = (t) => ({ content: [{ type: 'text', text: String(t) }] });
-const factory = () => {
-    const server = new McpServer({ name: 'js-sdks-ts2-server', version: '1.0.0' });
-    server.registerTool('add', { description: 'a + b', inputSchema: z.object({ a: z.number(), b: z.number() }) },
-        async ({ a, b }) => text(a + b));
-    server.registerTool('echo', { description: 'echo text', inputSchema: z.object({ text: z.string() }) },
-        async ({ text: t }) => text(t));
-    server.registerTool('slow_count', { description: 'count with progress', inputSchema: z.object({ n: z.number() }) },
-        async ({ n }, ctx) => {
-            const progressToken = ctx.mcpReq._meta?.progressToken;
-            for (let i = 1; i <= n; i++) {
-                if (progressToken !== undefined) {
-                    await ctx.mcpReq.notify({ method: 'notifications/progress',
-                        params: { progressToken, progress: i, total: n, message: `step ${i}` } });
-                }
-                await new Promise((r) => setTimeout(r, 100));
-            }
-            return text(`counted ${n}`);
-        });
-    return server;
-};
+const factory = () => registerV2Tools(new McpServer({ name: 'js-sdks-ts2-server', version: '1.0.0' }));
 const handler = createMcpHandler(factory, { onerror: (e) => console.error('server error:', e?.message ?? e) });
 
 serve({

@@ -8,30 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { registerV1Tools } from './tools.mjs';
 
 const port = Number(process.argv[2] ?? 18745);
-const text = (t) => ({ content: [{ type: 'text', text: String(t) }] });
-const makeServer = () => {
-    const server = new McpServer({ name: 'js-sdks-v1-server', version: '1.0.0' });
-    server.registerTool('add', { description: 'a + b', inputSchema: { a: z.number(), b: z.number() } },
-        async ({ a, b }) => text(a + b));
-    server.registerTool('echo', { description: 'echo text', inputSchema: { text: z.string() } },
-        async ({ text: t }) => text(t));
-    server.registerTool('slow_count', { description: 'count with progress', inputSchema: { n: z.number() } },
-        async ({ n }, extra) => {
-            const progressToken = extra._meta?.progressToken;
-            for (let i = 1; i <= n; i++) {
-                if (progressToken !== undefined) {
-                    await extra.sendNotification({ method: 'notifications/progress',
-                        params: { progressToken, progress: i, total: n, message: `step ${i}` } });
-                }
-                await new Promise((r) => setTimeout(r, 100));
-            }
-            return text(`counted ${n}`);
-        });
-    return server;
-};
+const makeServer = () => registerV1Tools(new McpServer({ name: 'js-sdks-v1-server', version: '1.0.0' }));
 
 const transports = new Map();
 const readBody = (req) => new Promise((resolve, reject) => {
