@@ -1,8 +1,10 @@
 //! One session's history (`--timeline SESSION_ID`), as text on standard output: every request, response,
 //! SSE event and stream end the classifier keyed to the session, in capture order, with the incidents
 //! placed where they fired. Two marks make the moment of a downgrade visible at a glance: `=>` on a POST
-//! response whose content type differs from the previous POST response's, and `!!` on every line whose
-//! frame is evidence of an incident.
+//! reply whose content type differs from the previous POST reply's, and `!!` on every line whose frame is
+//! evidence of an incident. A 202 or 204 is not a reply: it acknowledges notifications and responses (the
+//! Python SDK sends its 202 as `application/json` with no body), and taking its content type would mark a
+//! shift to JSON and back between two SSE replies where the rules see none.
 //!
 //! Order: by capture time, then frame; an incident sorts after the entries of its moment (its first_seen
 //! and its last evidence frame).
@@ -20,7 +22,7 @@ pub enum Line<'a> {
         entry: &'a TimelineEntry,
         /// The frame is evidence of an incident.
         evidence: bool,
-        /// A POST response whose content type differs from the previous POST response: (from, to).
+        /// A POST reply whose content type differs from the previous POST reply's: (from, to).
         shift: Option<(String, String)>,
     },
     Incident(&'a Incident),
@@ -51,7 +53,8 @@ pub fn lines<'a>(record: &'a SessionRecord, incidents: &'a [Incident]) -> Vec<Li
     for e in sorted {
         let mut shift = None;
         if let EntryKind::Response { http_method, status, content_type, .. } = &e.what {
-            if http_method == "POST" && (200..300).contains(status) && !content_type.is_empty() {
+            let reply = (200..300).contains(status) && *status != 202 && *status != 204;
+            if http_method == "POST" && reply && !content_type.is_empty() {
                 if let Some(prev) = last_post.filter(|p| *p != content_type.as_str()) {
                     shift = Some((prev.to_string(), content_type.clone()));
                 }
@@ -163,16 +166,19 @@ mod tests {
     }
 
     fn resp(frame: u64, ct: &str) -> TimelineEntry {
+        resp_status(frame, 200, ct)
+    }
+
+    fn resp_status(frame: u64, status: u16, ct: &str) -> TimelineEntry {
         TimelineEntry {
             ts: t(frame as i64),
             frame,
-            what: EntryKind::Response { http_method: "POST".into(), rpc_method: "tools/call".into(), status: 200, content_type: ct.into(), coding: String::new() },
+            what: EntryKind::Response { http_method: "POST".into(), rpc_method: "tools/call".into(), status, content_type: ct.into(), coding: String::new() },
         }
     }
 
-    #[test]
-    fn timeline_marks_shift_and_incident_evidence() {
-        let record = SessionRecord {
+    fn record(timeline: Vec<TimelineEntry>) -> SessionRecord {
+        SessionRecord {
             session_id: "abc".into(),
             unique: "k".into(),
             client: None,
@@ -190,9 +196,14 @@ mod tests {
             streams: Default::default(),
             fallbacks: 0,
             codings: Default::default(),
-            timeline: Some(vec![resp(9, "text/event-stream"), resp(2, "application/json")]),
+            timeline: Some(timeline),
             timeline_dropped: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn timeline_marks_shift_and_incident_evidence() {
+        let record = record(vec![resp(9, "text/event-stream"), resp(2, "application/json")]);
         let inc = Incident {
             first_seen: t(9),
             last_seen: t(9),
@@ -217,5 +228,22 @@ mod tests {
         assert!(body[0].trim_start().starts_with("2 ") && body[0].contains("!!") && !body[0].contains("=>"), "{text}");
         assert!(body[1].contains("=> shift application/json -> text/event-stream"), "{text}");
         assert!(body[2].contains("INCIDENT MCP-SSE-DOWNGRADE (high) frames 2;9: downgraded"), "{text}");
+    }
+
+    #[test]
+    fn an_acknowledgement_is_not_a_reply_that_shifts() {
+        // The Python SDK's session: SSE replies, its 202 to notifications/initialized sent as application/json.
+        let entries = vec![
+            resp(1, "text/event-stream"),
+            resp_status(2, 202, "application/json"),
+            resp(3, "text/event-stream"),
+            resp_status(4, 204, "application/json"),
+            resp(5, "application/json"),
+        ];
+        let record = record(entries);
+        let text = render(&record, &[]);
+        let marked: Vec<&str> = text.lines().filter(|l| l.contains("=>")).collect();
+        assert_eq!(marked.len(), 1, "{text}");
+        assert!(marked[0].trim_start().starts_with("5 ") && marked[0].contains("=> shift text/event-stream -> application/json"), "{text}");
     }
 }
