@@ -130,3 +130,15 @@ fn timeline_and_session_inventory_show_the_coding() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("text/event-stream (gzip)"), "{}", stdout(&o));
 }
+
+/// starlette-compress codes each SSE event of the Python SDK's replies as its own zstd block, flushed at
+/// once, and ends the frame only when the stream ends (`samples/ecosystem/compress.md`). Each event must
+/// show at the frame that carried its block, as the peer decoded it, not at the frame's end: the whole
+/// session timeline against its golden (before, every event sat on the 3-byte end block after it, and the
+/// three progress notifications and the result of frames 111-117 all on frame 119).
+#[test]
+fn zstd_events_show_at_the_frames_that_carried_them() {
+    let o = run(&["-q", "-r", "samples/ecosystem/compress-pysdk-zstd-sse.pcap", "--timeline", "4f031049a96d4d3090a53b4ccd3766c6"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_golden(&root().join("tests/golden/compress-pysdk-zstd-sse.timeline"), &stdout(&o));
+}

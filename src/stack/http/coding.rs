@@ -30,9 +30,8 @@
 //! [`Undecoded`]: its decoders are freed, nothing more of it is delivered, and the caller reports it.
 //! What was decoded before the failure was delivered and stays valid.
 //!
-//! **zstd latency**: ruzstd keeps the last window of output until the frame ends (its decode buffer
-//! drains only what lies beyond the window), so zstd-coded SSE events come out when the frame ends or
-//! the window fills, not at the packet that completed them. gzip, deflate and br deliver at once.
+//! Every decoder delivers what a packet completes at that packet (zstd included: libzstd flushes each
+//! decoded block), so SSE events coded one flush at a time come out one by one, where the peer saw them.
 
 use std::fmt;
 
@@ -45,10 +44,6 @@ use super::Headers;
 pub const CHUNK: usize = 8 * 1024;
 /// Codings one body may stack (more is refused as [`Undecoded::TooManyCodings`]).
 pub const MAX_CODINGS: usize = 10;
-/// RFC 9659 §3: the largest zstd window an HTTP recipient has to accept.
-const ZSTD_MAX_WINDOW: u64 = 8 << 20;
-/// zstd: the largest block (RFC 8878 §3.1.1.2.4, Block_Maximum_Size) plus its 3-byte header.
-const ZSTD_MAX_BLOCK: usize = (128 << 10) + 3;
 
 /// Why a body could not be decoded (stable names: the coverage notice's `reason`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -638,242 +633,56 @@ mod gzip {
 }
 
 mod zstd {
-    //! zstd frames (RFC 8878 §3.1) on ruzstd. The frame header is read here first, to refuse windows
-    //! over 8 MiB (RFC 9659 §3) and dictionaries before ruzstd allocates anything; then ruzstd is given
-    //! exactly one block at a time, so one call decodes at most one block (128 KiB) however small the
-    //! block is on the wire (an RLE block of 4 bytes is 128 KiB of output).
+    //! zstd frames (RFC 8878 §3.1) on libzstd's streaming decoder (the `zstd` crate). It hands out each
+    //! block's content as soon as the block is decoded (keeping its own copy of the window for later
+    //! back-references), so an SSE event flushed in its own block comes out at the packet that completed
+    //! it. Windows over 8 MiB (RFC 9659 §3) are refused by `WindowLogMax(23)` before they are allocated,
+    //! and a frame that names a dictionary fails (we have none). Skippable frames are skipped and
+    //! concatenated frames decoded in turn (RFC 8878 §3: "one or more frames"), as libzstd does. One call
+    //! writes at most the caller's [`CHUNK`] and decodes at most one block (128 KiB) however small the
+    //! block is on the wire.
 
-    use std::io::Read;
-
-    use ruzstd::decoding::FrameDecoder;
+    use ::zstd::stream::raw::{DParameter, Decoder, Operation};
 
     use super::*;
 
-    const MAGIC: u32 = 0xFD2F_B528;
-
-    #[derive(Default)]
-    enum ZState {
-        /// Collecting a frame header (or a skippable frame's 8-byte header) in `buf`.
-        #[default]
-        Header,
-        /// A skippable frame (RFC 8878 §3.1.2): this many bytes left to skip.
-        Skip(u64),
-        /// Collecting the next block (header + content) in `buf`; then decoding it.
-        Block,
-        /// The last block's 4-byte checksum.
-        Checksum,
-        /// Draining what the decoder still holds.
-        Drain,
-        /// Between frames.
-        End,
-    }
+    /// RFC 9659 §3: "Window_Size MUST be less than or equal to 8 MB" (2^23 bytes).
+    const WINDOW_LOG_MAX: u32 = 23;
 
     #[derive(Default)]
     pub(super) struct Zstd {
-        state: ZState,
-        // ALLOC: one frame header or one block, bounded by ZSTD_MAX_BLOCK (+ 18 header bytes).
-        buf: Vec<u8>,
-        frame: Option<Box<FrameDecoder>>,
-        checksum: bool,
-        /// The frame's checksum, checked once its content is all read out.
-        expected: Option<u32>,
+        // ALLOC: libzstd's context, made at the body's first byte; its window (<= 8 MiB) and one block
+        // buffer are allocated by libzstd when a frame header asks for them.
+        dec: Option<Decoder<'static>>,
+        /// The last call that read or wrote anything ended a frame with all its content written out.
+        between_frames: bool,
         started: bool,
-    }
-
-    /// The length of a frame header whose first bytes are `b` (magic included), once known.
-    fn header_len(b: &[u8]) -> Option<usize> {
-        let fhd = *b.get(4)?;
-        let single = fhd & 0x20 != 0;
-        let fcs = match fhd >> 6 {
-            0 => usize::from(single),
-            1 => 2,
-            2 => 4,
-            _ => 8,
-        };
-        let dict = [0usize, 1, 2, 4].get(usize::from(fhd & 3)).copied().unwrap_or(0);
-        Some(5 + usize::from(!single) + dict + fcs)
-    }
-
-    /// RFC 8878 §3.1.1.1: window size of a complete frame header; `None` if it declares a dictionary.
-    fn window(b: &[u8]) -> Option<u64> {
-        let fhd = *b.get(4)?;
-        if fhd & 0x08 != 0 {
-            // Reserved bit set.
-            return None;
-        }
-        let single = fhd & 0x20 != 0;
-        let dict_len = [0usize, 1, 2, 4].get(usize::from(fhd & 3)).copied().unwrap_or(0);
-        let mut at = 5;
-        let win = if single {
-            None
-        } else {
-            let wd = *b.get(5)?;
-            at = 6;
-            let log = 10 + u32::from(wd >> 3);
-            let base = 1u64.checked_shl(log)?;
-            Some(base + (base / 8) * u64::from(wd & 7))
-        };
-        let dict = b.get(at..at + dict_len)?;
-        if dict.iter().any(|&x| x != 0) {
-            return None;
-        }
-        at += dict_len;
-        match win {
-            Some(w) => Some(w),
-            None => {
-                // Single segment: the window is the content size.
-                let fcs = b.get(at..)?;
-                let mut v = 0u64;
-                for (i, &x) in fcs.iter().enumerate() {
-                    v |= u64::from(x) << (8 * i);
-                }
-                if fcs.len() == 2 {
-                    v += 256;
-                }
-                Some(v)
-            }
-        }
     }
 
     impl Zstd {
         pub(super) fn at_end(&self) -> bool {
-            matches!(self.state, ZState::End) || (!self.started && matches!(self.state, ZState::Header) && self.buf.is_empty())
-        }
-
-        /// Appends up to `want - buf.len()` bytes of `input` to `buf`; returns how many.
-        fn collect(&mut self, input: &[u8], want: usize) -> usize {
-            let n = want.saturating_sub(self.buf.len()).min(input.len());
-            self.buf.extend_from_slice(input.get(..n).unwrap_or_default());
-            n
-        }
-
-        fn drain(&mut self, out: &mut [u8]) -> Result<usize, Undecoded> {
-            match self.frame.as_mut() {
-                Some(f) => f.read(out).map_err(|_| Undecoded::Corrupt),
-                None => Ok(0),
-            }
+            !self.started || self.between_frames
         }
 
         pub(super) fn step(&mut self, input: &[u8], out: &mut [u8]) -> Result<(usize, usize), Undecoded> {
-            match self.state {
-                ZState::Header => {
-                    if input.is_empty() {
-                        return Ok((0, 0));
-                    }
-                    self.started = true;
-                    let mut n = self.collect(input, 5);
-                    if self.buf.len() < 5 {
-                        return Ok((n, 0));
-                    }
-                    let magic = le32(&self.buf, 0);
-                    if magic & 0xFFFF_FFF0 == 0x184D_2A50 {
-                        n += self.collect(input.get(n..).unwrap_or_default(), 8);
-                        if self.buf.len() == 8 {
-                            let len = le32(&self.buf, 4);
-                            self.buf.clear();
-                            self.state = ZState::Skip(u64::from(len));
-                        }
-                        return Ok((n, 0));
-                    }
-                    if magic != MAGIC {
-                        return Err(Undecoded::Corrupt);
-                    }
-                    let want = header_len(&self.buf).ok_or(Undecoded::Corrupt)?;
-                    n += self.collect(input.get(n..).unwrap_or_default(), want);
-                    if self.buf.len() < want {
-                        return Ok((n, 0));
-                    }
-                    match window(&self.buf) {
-                        Some(w) if w <= ZSTD_MAX_WINDOW => {}
-                        _ => return Err(Undecoded::Corrupt),
-                    }
-                    self.checksum = self.buf.get(4).is_some_and(|f| f & 0x04 != 0);
-                    let mut f = self.frame.take().unwrap_or_default();
-                    f.reset(&self.buf[..]).map_err(|_| Undecoded::Corrupt)?;
-                    self.frame = Some(f);
-                    self.buf.clear();
-                    self.state = ZState::Block;
-                    Ok((n, 0))
-                }
-                ZState::Skip(left) => {
-                    let n = usize::try_from(left).unwrap_or(usize::MAX).min(input.len());
-                    let left = left - n as u64;
-                    self.state = if left == 0 { ZState::End } else { ZState::Skip(left) };
-                    Ok((n, 0))
-                }
-                ZState::Block => {
-                    // Output the decoder can give without holding back the window first.
-                    let p = self.drain(out)?;
-                    if p > 0 {
-                        return Ok((0, p));
-                    }
-                    let mut n = self.collect(input, 3);
-                    if self.buf.len() < 3 {
-                        return Ok((n, 0));
-                    }
-                    let h = self.buf.get(..3).unwrap_or_default().iter().rev().fold(0u32, |a, &x| a << 8 | u32::from(x));
-                    let last = h & 1 != 0;
-                    let size = (h >> 3) as usize;
-                    let content = match (h >> 1) & 3 {
-                        0 => size, // raw
-                        1 => 1,    // RLE: one byte repeated Block_Size times
-                        2 => size, // compressed
-                        _ => return Err(Undecoded::Corrupt),
-                    };
-                    if size > 128 << 10 {
-                        return Err(Undecoded::Corrupt);
-                    }
-                    let want = 3 + content;
-                    debug_assert!(want <= ZSTD_MAX_BLOCK);
-                    n += self.collect(input.get(n..).unwrap_or_default(), want);
-                    if self.buf.len() < want {
-                        return Ok((n, 0));
-                    }
-                    let f = self.frame.as_mut().ok_or(Undecoded::Corrupt)?;
-                    let (read, _) = f.decode_from_to(&self.buf, &mut []).map_err(|_| Undecoded::Corrupt)?;
-                    if read != want {
-                        return Err(Undecoded::Corrupt);
-                    }
-                    self.buf.clear();
-                    if last {
-                        self.state = if self.checksum { ZState::Checksum } else { ZState::Drain };
-                    }
-                    Ok((n, 0))
-                }
-                ZState::Checksum => {
-                    let n = self.collect(input, 4);
-                    if self.buf.len() == 4 {
-                        self.expected = Some(le32(&self.buf, 0));
-                        self.buf.clear();
-                        self.state = ZState::Drain;
-                    }
-                    Ok((n, 0))
-                }
-                ZState::Drain => {
-                    let p = self.drain(out)?;
-                    if p == 0 {
-                        // The checksum is the low 32 bits of XXH64 over the content (RFC 8878 §3.1.1),
-                        // computed by ruzstd as the content is read out.
-                        if let Some(want) = self.expected.take() {
-                            let got = self.frame.as_ref().and_then(|f| f.get_calculated_checksum());
-                            if got.is_some_and(|g| g != want) {
-                                return Err(Undecoded::Corrupt);
-                            }
-                        }
-                        self.state = ZState::End;
-                        return self.step(input, out);
-                    }
-                    Ok((0, p))
-                }
-                ZState::End => {
-                    if input.is_empty() {
-                        return Ok((0, 0));
-                    }
-                    // Another frame (RFC 8878 §3: "one or more frames").
-                    self.state = ZState::Header;
-                    self.step(input, out)
-                }
+            if !self.started && input.is_empty() {
+                return Ok((0, 0));
             }
+            self.started = true;
+            let dec = match self.dec.as_mut() {
+                Some(d) => d,
+                None => {
+                    let mut d = Decoder::new().map_err(|_| Undecoded::Corrupt)?;
+                    d.set_parameter(DParameter::WindowLogMax(WINDOW_LOG_MAX)).map_err(|_| Undecoded::Corrupt)?;
+                    self.dec.insert(d)
+                }
+            };
+            let st = dec.run_on_buffers(input, out).map_err(|_| Undecoded::Corrupt)?;
+            if st.bytes_read > 0 || st.bytes_written > 0 {
+                // libzstd answers 0 only when a frame is done and flushed (zstd.h, ZSTD_decompressStream).
+                self.between_frames = st.remaining == 0;
+            }
+            Ok((st.bytes_read, st.bytes_written))
         }
     }
 }
@@ -906,7 +715,8 @@ mod tests {
         e.finish().unwrap()
     }
 
-    /// A zstd frame of raw and RLE blocks, written by hand (RFC 8878 §3.1.1): no encoder is a dependency.
+    /// A zstd frame of raw and RLE blocks, written by hand (RFC 8878 §3.1.1), so that each block kind and
+    /// the window field are what the test says.
     fn zstd_raw(blocks: &[(&[u8], Option<usize>)]) -> Vec<u8> {
         let mut v = 0xFD2F_B528u32.to_le_bytes().to_vec();
         v.push(0x00); // no FCS, not single segment, no checksum, no dictionary
@@ -1080,6 +890,58 @@ mod tests {
         big[5] = (14 << 3) as u8;
         assert_eq!(decode("zstd", &big).1, Some(Undecoded::Corrupt));
         assert_eq!(decode("zstd", &frame[..frame.len() - 2]).1, Some(Undecoded::Truncated));
+    }
+
+    /// `events` coded as one zstd frame by libzstd's encoder, flushed after each event as a streaming
+    /// server does (starlette-compress): the coded bytes and where each flush ends in them.
+    fn zstd_flushed(events: &[&[u8]], level: i32) -> (Vec<u8>, Vec<usize>) {
+        let mut e = ::zstd::stream::write::Encoder::new(Vec::new(), level).unwrap();
+        let mut cuts = Vec::new();
+        for ev in events {
+            e.write_all(ev).unwrap();
+            e.flush().unwrap();
+            cuts.push(e.get_ref().len());
+        }
+        (e.finish().unwrap(), cuts)
+    }
+
+    #[test]
+    fn zstd_delivers_each_flushed_block_at_the_bytes_that_complete_it() {
+        let progress = b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progress\":1}}\n\n";
+        let events: [&[u8]; 4] = [TEXT, progress, progress, TEXT];
+        let (coded, cuts) = zstd_flushed(&events, 3);
+        let c = BodyCodings::from_headers(&headers("zstd")).unwrap();
+        let mut d = c.decoder();
+        let (mut used, mut out, mut fed) = (0u64, Vec::new(), 0);
+        for (i, &cut) in cuts.iter().enumerate() {
+            let mut b = Budget { per_body: u64::MAX, per_conn: u64::MAX, conn_used: &mut used };
+            assert_eq!(d.feed(&coded[fed..cut], &mut b, &mut |x| out.extend_from_slice(x)), None);
+            fed = cut;
+            // Event i is out before the frame's end (the peer's decoder has it too).
+            assert_eq!(out, events[..=i].concat(), "after flush {i}");
+        }
+        let mut b = Budget { per_body: u64::MAX, per_conn: u64::MAX, conn_used: &mut used };
+        assert_eq!(d.feed(&coded[fed..], &mut b, &mut |x| out.extend_from_slice(x)), None);
+        assert_eq!(d.finish(true), None);
+        assert_eq!(out, events.concat());
+        // Without the frame's end the body is truncated, though every event came out.
+        let mut d = c.decoder();
+        let mut b = Budget { per_body: u64::MAX, per_conn: u64::MAX, conn_used: &mut used };
+        assert_eq!(d.feed(&coded[..fed], &mut b, &mut |_| {}), None);
+        assert_eq!(d.finish(true), Some(Undecoded::Truncated));
+    }
+
+    #[test]
+    fn zstd_compressed_blocks_with_references_across_blocks() {
+        // A tools/list result repeated: later blocks refer back into earlier ones.
+        let item = b"{\"name\":\"search\",\"description\":\"Search the index\",\"inputSchema\":{\"type\":\"object\"}},";
+        let body: Vec<u8> = item.iter().copied().cycle().take(300_000).collect();
+        let pieces: Vec<&[u8]> = body.chunks(20_000).collect();
+        let (coded, _) = zstd_flushed(&pieces, 19);
+        assert!(coded.len() < body.len() / 20, "{}", coded.len());
+        for step in [1, 7, 1460, coded.len()] {
+            assert_eq!(decode_with("zstd", &coded, step, u64::MAX), (body.clone(), None), "step {step}");
+        }
     }
 
     #[test]
