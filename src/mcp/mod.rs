@@ -470,7 +470,8 @@ impl McpTracker {
         }
     }
 
-    fn close<F: FnMut(Fact)>(&mut self, conn: ConnId, ts: Timestamp, out: &mut F) {
+    /// `capture_end`: the capture ended with the connection still open (not a close seen on the wire).
+    fn close<F: FnMut(Fact)>(&mut self, conn: ConnId, ts: Timestamp, capture_end: bool, out: &mut F) {
         let Some(mut view) = self.conns.remove(&conn) else { return };
         if view.mcp && view.early_gaps > 0 {
             self.server_gap(view.server, view.client, view.early_gaps, view.early_missed, view.early_frame);
@@ -481,6 +482,7 @@ impl McpTracker {
                 // The HTTP layer ends open responses on FIN/RST; this is the safety net.
                 self.finish_response(&view, &mut tx, ts, MessageEnd::Interrupted, out);
             } else if let Some(req) = tx.req.as_deref() {
+                self.record_unanswered(view.client, view.server, req, ts, capture_end);
                 // A POST the connection lost before any answer: a fallback trigger, unless its answer may
                 // lie in a capture gap (then the failure is the capture's, not the server's).
                 if req.method() == "POST" && req.has_request_ids() && !tx.gap_lost {
@@ -500,6 +502,19 @@ impl McpTracker {
                     self.client_mut(view.client.ip(), view.server).failed_post = Some(failed);
                 }
             }
+        }
+    }
+
+    /// A request keyed to a session at its end (`request_end`) that no response head answered: on the
+    /// session's inventory row and timeline, so that a request left waiting (a GET whose stream a
+    /// buffering middleware never started) is seen there too. Only looked up: it makes no session.
+    fn record_unanswered(&mut self, client: SocketAddr, server: SocketAddr, req: &Req, ts: Timestamp, capture_end: bool) {
+        let Some(info) = req.key.as_ref().filter(|_| self.recorder.is_some()) else { return };
+        let wanted = self.key_ref(client, server, info, None);
+        let Some(s) = self.sessions.get_mut(&wanted) else { return };
+        let reason = if capture_end { "no response by the end of the capture" } else { "no response before the connection closed" };
+        if let Some(rec) = self.recorder.as_mut() {
+            rec.unanswered(s, client, (req.ts, req.frame, &req.method_token(), &req.endpoint(), req.first_method().as_str(), req.h2_stream), (ts, reason));
         }
     }
 
@@ -527,7 +542,7 @@ impl McpTracker {
             Exchange::Lost { dir, len, frame } => self.gap(conn, dir, len, frame),
             Exchange::Unacked => self.unacked(conn),
             Exchange::Ended { dir, reason } => self.end(conn, dir, reason),
-            Exchange::Close { ts } => self.close(conn, ts, out),
+            Exchange::Close { ts } => self.close(conn, ts, false, out),
         }
     }
 
@@ -615,7 +630,8 @@ impl McpTracker {
     }
 
     /// The session a request belongs to, created if needed. `resp_sid` is the id a response mints.
-    fn session_for(&mut self, client: SocketAddr, server: SocketAddr, info: &KeyInfo, resp_sid: Option<&str>, ts: Timestamp) -> SessionKey {
+    /// The key of the session a request with `info` (answered with `resp_sid`, if any) belongs to.
+    fn key_ref<'a>(&self, client: SocketAddr, server: SocketAddr, info: &'a KeyInfo, resp_sid: Option<&'a str>) -> KeyRef<'a> {
         let ident = match (info.session_id.as_deref().or(resp_sid), &info.legacy) {
             (Some(sid), _) => IdentRef::McpSessionId(sid),
             (None, Some(p)) => IdentRef::LegacyParam(p),
@@ -630,7 +646,11 @@ impl McpTracker {
                 IdentRef::Anonymous { client: client.ip(), endpoint: &info.path, client_name: info.client_name.as_deref(), handshake }
             }
         };
-        let wanted = KeyRef { server, ident };
+        KeyRef { server, ident }
+    }
+
+    fn session_for(&mut self, client: SocketAddr, server: SocketAddr, info: &KeyInfo, resp_sid: Option<&str>, ts: Timestamp) -> SessionKey {
+        let wanted = self.key_ref(client, server, info, resp_sid);
         // The session usually exists: found with one lookup, its stored key shared. Only a new session's
         // key is built, and hashed again to insert it.
         let (s, evicted) = match self.sessions.get_mut(&wanted) {
@@ -924,7 +944,7 @@ impl McpTracker {
         let mut conns: Vec<ConnId> = self.conns.keys().copied().collect();
         conns.sort();
         for c in conns {
-            self.close(c, ts, out);
+            self.close(c, ts, true, out);
         }
         // Coverage: one notice per server whose MCP streams lost bytes.
         let mut gap_sessions: BTreeMap<SocketAddr, (u64, String, String)> = BTreeMap::new();

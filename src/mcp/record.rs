@@ -59,6 +59,9 @@ pub enum EntryKind {
     SseEvent { event: String, id: String, rpc: String },
     /// An SSE stream ended: how, with its cursor state.
     StreamEnd { reason: String, events: u64, ids: u64, cursor: String },
+    /// A request keyed to the session got no response head: why the wait ended (its connection closed,
+    /// or the capture ended).
+    NoResponse { reason: &'static str },
 }
 
 /// The inventory row of one session, and its timeline when recorded.
@@ -158,9 +161,16 @@ impl Recorder {
     }
 
     fn push(&mut self, s: &Session, ts: Timestamp, frame: u64, what: EntryKind) {
+        self.push_seen(s, ts, frame, what, true);
+    }
+
+    /// `seen`: the entry is evidence of the session at `ts` (moves its `last_seen`).
+    fn push_seen(&mut self, s: &Session, ts: Timestamp, frame: u64, what: EntryKind, seen: bool) {
         let cap = self.config.max_entries;
         let Some(r) = self.record(s) else { return };
-        r.last_seen = r.last_seen.max(ts);
+        if seen {
+            r.last_seen = r.last_seen.max(ts);
+        }
         if let Some(t) = r.timeline.as_mut() {
             if t.len() < cap {
                 // ALLOC: one timeline entry, bounded by RecorderConfig::max_entries per session
@@ -208,6 +218,22 @@ impl Recorder {
                 coding: coding.unwrap_or("").trim().to_ascii_lowercase(),
             },
         );
+    }
+
+    /// A request keyed to the session that got no response head before `end` (its connection closed or
+    /// the capture ended): counted with the session's requests, and on its timeline with why no answer
+    /// came. A request no session was keyed for (an `initialize` whose answer would have named one) is
+    /// not here.
+    pub fn unanswered(&mut self, s: &Session, client: SocketAddr, req: (Timestamp, u64, &str, &str, &str, Option<u32>), end: (Timestamp, &'static str)) {
+        let (req_ts, req_frame, http_method, path, rpc_method, h2_stream) = req;
+        if let Some(r) = self.record(s) {
+            r.client.get_or_insert(client);
+            r.requests += 1;
+        }
+        self.push(s, req_ts, req_frame, EntryKind::Request { http_method: http_method.into(), path: path.into(), rpc_method: rpc_method.into(), h2_stream });
+        // After the request in the timeline's order: at the end of the wait, on the request's frame. The
+        // wait's end is no traffic of the session, so its last_seen stays where the traffic left it.
+        self.push_seen(s, end.0.max(req_ts), req_frame, EntryKind::NoResponse { reason: end.1 }, false);
     }
 
     /// One SSE event; `rpc` describes its payload and is only computed when a timeline is kept.
@@ -305,6 +331,22 @@ mod tests {
         // Codings as written, case and spaces aside; identity responses are not counted.
         assert_eq!(v[1].codings.get("gzip"), Some(&2));
         assert!(v[0].codings.is_empty());
+    }
+
+    #[test]
+    fn an_unanswered_request_is_counted_and_its_wait_does_not_move_last_seen() {
+        let mut r = Recorder::new(RecorderConfig { max_records: 2, max_entries: 10, timeline: TimelineScope::All });
+        let a = session("a", 1);
+        let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
+        let (t1, t2, t9) = (Timestamp::from_secs_micros(1, 0), Timestamp::from_secs_micros(2, 0), Timestamp::from_secs_micros(9, 0));
+        r.exchange(&a, c, (t1, 1, "POST", "/mcp", "ping", None), (t1, 2, 200, Some("application/json"), None));
+        r.unanswered(&a, c, (t2, 3, "GET", "/mcp", "", None), (t9, "no response by the end of the capture"));
+        let v = r.into_records();
+        assert_eq!((v[0].requests, v[0].resp_json, v[0].resp_sse, v[0].resp_other), (2, 1, 0, 0));
+        assert_eq!(v[0].last_seen, t2);
+        let tl = v[0].timeline.as_ref().unwrap();
+        assert_eq!(tl[2], TimelineEntry { ts: t2, frame: 3, what: EntryKind::Request { http_method: "GET".into(), path: "/mcp".into(), rpc_method: String::new(), h2_stream: None } });
+        assert_eq!(tl[3], TimelineEntry { ts: t9, frame: 3, what: EntryKind::NoResponse { reason: "no response by the end of the capture" } });
     }
 
     #[test]

@@ -301,10 +301,12 @@ fn chart(h: &mut String, r: &SessionRecord, incidents: &[Incident]) {
                     EntryKind::Request { .. } => (0, "#455a64"),
                     EntryKind::Response { content_type, .. } => (1, ct_color(content_type)),
                     EntryKind::SseEvent { .. } | EntryKind::StreamEnd { .. } => (2, ct_color("text/event-stream")),
+                    // The end of a wait no response ended: a bar on the responses' lane.
+                    EntryKind::NoResponse { .. } => (1, ct_color("")),
                 };
                 let y = lane_y(lane);
                 let shape = match &entry.what {
-                    EntryKind::StreamEnd { .. } => format!("<rect x=\"{}\" y=\"{}\" width=\"4\" height=\"16\" fill=\"{color}\"{stroke}>", x - 2, y - 8),
+                    EntryKind::StreamEnd { .. } | EntryKind::NoResponse { .. } => format!("<rect x=\"{}\" y=\"{}\" width=\"4\" height=\"16\" fill=\"{color}\"{stroke}>", x - 2, y - 8),
                     _ => format!("<circle cx=\"{x}\" cy=\"{y}\" r=\"6\" fill=\"{color}\"{stroke}>"),
                 };
                 let close = if shape.starts_with("<rect") { "</rect>" } else { "</circle>" };

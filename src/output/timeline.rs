@@ -61,8 +61,9 @@ pub fn lines<'a>(record: &'a SessionRecord, incidents: &'a [Incident]) -> Vec<Li
                 last_post = Some(content_type.as_str());
             }
         }
-        // A stream end carries its response's frame, which is not where the end was seen.
-        let is_end = matches!(e.what, EntryKind::StreamEnd { .. });
+        // A stream end carries its response's frame, and a wait without answer its request's: neither is
+        // where the end was seen.
+        let is_end = matches!(e.what, EntryKind::StreamEnd { .. } | EntryKind::NoResponse { .. });
         let evidence = !is_end && mine.iter().any(|i| i.frames.contains(&e.frame));
         keyed.push(((e.ts, e.frame, 0), Line::Entry { entry: e, evidence, shift }));
     }
@@ -97,6 +98,7 @@ pub fn describe(e: &TimelineEntry) -> String {
             if event.is_empty() { String::new() } else { format!(" event={event}") },
             if rpc.is_empty() { String::new() } else { format!("  {rpc}") }
         ),
+        EntryKind::NoResponse { reason } => format!("<- {reason} (request of frame {})", e.frame),
         EntryKind::StreamEnd { reason, events, ids, cursor } => {
             format!("   stream of frame {} ended ({reason}): {events} events, {ids} ids, cursor {cursor}", e.frame)
         }
@@ -130,7 +132,8 @@ pub fn render(record: &SessionRecord, incidents: &[Incident]) -> String {
             Line::Entry { entry, evidence, shift } => {
                 let mark = if evidence { "!!" } else { "  " };
                 let shift = shift.map(|(a, b)| format!("   => shift {a} -> {b}")).unwrap_or_default();
-                let frame = if matches!(entry.what, EntryKind::StreamEnd { .. }) { String::new() } else { entry.frame.to_string() };
+                let no_frame = matches!(entry.what, EntryKind::StreamEnd { .. } | EntryKind::NoResponse { .. });
+                let frame = if no_frame { String::new() } else { entry.frame.to_string() };
                 let _ = writeln!(out, "{frame:>8}  {:<16} {mark}  {}{shift}", clock(entry.ts), describe(entry));
             }
             Line::Incident(i) => {
