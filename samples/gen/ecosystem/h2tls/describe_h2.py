@@ -1,15 +1,10 @@
-"""Listing of an h2tls capture (samples/gen/ecosystem/h2tls.sh), decrypted with its key log: describe.py reads
-neither TLS nor HTTP/2, so this lists the wire with tshark instead.
-
-    python3 describe_h2.py CAPTURE.pcap        (the key log is CAPTURE.keys beside it)
-
-One line per interesting packet, numbered as Wireshark numbers frames (1-based): TCP SYN/FIN/RST, the TLS
-handshake (ClientHello with its ALPN offer, ServerHello, the ALPN the server chose, alerts), and every HTTP/2
-frame inside the decrypted records (type, stream id, flags, the decoded header list, DATA payloads as text).
-Pure ACKs and TLS records without HTTP/2 frames (session tickets) are left out. Needs tshark (4.0.17 here).
-"""
+"""Listing of an HTTP/2 capture of the h2tls and h2more groups (samples/gen/ecosystem/h2tls.sh, h2more.sh):
+describe.py reads neither TLS nor HTTP/2, so this lists the wire with tshark instead, decrypted with the capture's
+key log. A capture without a key log beside it is cleartext h2c, and tshark (which does not look for the h2 preface
+on an arbitrary port) is told to decode the server ports (those the SYNs go to) as HTTP/2."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -94,9 +89,17 @@ def h2_frame(st):
 def main() -> None:
     pcap = sys.argv[1]
     keys = pcap.rsplit(".", 1)[0] + ".keys"
-    out = subprocess.run(["tshark", "-r", pcap, "-o", f"tls.keylog_file:{keys}", "-T", "json", "--no-duplicate-keys"],
+    if os.path.exists(keys):
+        opts = ["-o", f"tls.keylog_file:{keys}"]
+        head = f"TLS handshake, decrypted HTTP/2 frames (tshark, key log {keys})"
+    else:
+        syn = subprocess.run(["tshark", "-r", pcap, "-Y", "tcp.flags.syn == 1 && tcp.flags.ack == 0", "-T", "fields",
+                              "-e", "tcp.dstport"], check=True, capture_output=True, text=True).stdout.split()
+        opts = [a for port in sorted(set(syn)) for a in ("-d", f"tcp.port=={port},http2")]
+        head = f"cleartext HTTP/2 frames (tshark, ports {','.join(sorted(set(syn)))} decoded as h2c)"
+    out = subprocess.run(["tshark", "-r", pcap, *opts, "-T", "json", "--no-duplicate-keys"],
                          check=True, capture_output=True, text=True).stdout
-    print(f"# {pcap}: TCP SYN/FIN/RST, TLS handshake, decrypted HTTP/2 frames (tshark, key log {keys})")
+    print(f"# {pcap}: TCP SYN/FIN/RST, {head}")
     print("# frame  time      src>dst       what")
     for p in json.loads(out):
         l = p["_source"]["layers"]
