@@ -242,3 +242,15 @@ fn a_request_never_answered_is_on_its_sessions_row_and_timeline() {
     // The wait's end is no traffic of the session: last_seen is the DELETE's answer (frame 60).
     assert_eq!(row[col("last_seen")], "2026-12-04T23:52:49.693191Z", "{row:?}");
 }
+
+/// undici with `allowH2` spreads one session over three HTTP/2 connections, each numbering its streams
+/// from 1 (`samples/ecosystem/h2more.md`): each request names its connection's client port. The session
+/// begins with its `initialize` request (frame 9), not with the answer that minted its id (frame 15).
+/// Whole timeline against its golden.
+#[test]
+fn a_session_over_several_h2_connections_names_each_requests_connection() {
+    let pcap = "samples/ecosystem/h2more-undici-h2-go.pcap";
+    let o = run(&["-q", "-r", pcap, "--keylog", "samples/ecosystem/h2more-undici-h2-go.keys", "--timeline", "BOK2IBSA25WTMKLG35LXNBDTIP"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_golden(&root().join("tests/golden/h2more-undici-h2-go.timeline"), &stdout(&o));
+}

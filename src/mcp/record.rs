@@ -49,9 +49,10 @@ pub struct TimelineEntry {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryKind {
-    /// An HTTP request keyed to the session: method, path, first JSON-RPC method of the body, and the
-    /// HTTP/2 stream that carried it (`None` on HTTP/1.1).
-    Request { http_method: String, path: String, rpc_method: String, h2_stream: Option<u32> },
+    /// An HTTP request keyed to the session: method, path, first JSON-RPC method of the body, the
+    /// HTTP/2 stream that carried it (`None` on HTTP/1.1), and the client port of its connection (a
+    /// session may span several, each with its own stream numbers).
+    Request { http_method: String, path: String, rpc_method: String, h2_stream: Option<u32>, client_port: u16 },
     /// The response head: status and media type, and the request's methods.
     /// `coding`: the response's `Content-Encoding` as written, `""` for none.
     Response { http_method: String, rpc_method: String, status: u16, content_type: String, coding: String },
@@ -164,6 +165,16 @@ impl Recorder {
         self.push_seen(s, ts, frame, what, true);
     }
 
+    /// A request entry: the session was seen from the moment its request was (a session keyed at its
+    /// first response, as one whose id the `initialize` answer mints, began with that request).
+    fn request(&mut self, s: &Session, client: SocketAddr, ts: Timestamp, frame: u64, what: EntryKind) {
+        if let Some(r) = self.record(s) {
+            r.first_seen = r.first_seen.min(ts);
+            r.client.get_or_insert(client);
+        }
+        self.push(s, ts, frame, what);
+    }
+
     /// `seen`: the entry is evidence of the session at `ts` (moves its `last_seen`).
     fn push_seen(&mut self, s: &Session, ts: Timestamp, frame: u64, what: EntryKind, seen: bool) {
         let cap = self.config.max_entries;
@@ -205,7 +216,7 @@ impl Recorder {
                 _ => r.resp_other += 1,
             }
         }
-        self.push(s, req_ts, req_frame, EntryKind::Request { http_method: http_method.into(), path: path.into(), rpc_method: rpc_method.into(), h2_stream });
+        self.request(s, client, req_ts, req_frame, EntryKind::Request { http_method: http_method.into(), path: path.into(), rpc_method: rpc_method.into(), h2_stream, client_port: client.port() });
         self.push(
             s,
             ts,
@@ -230,7 +241,7 @@ impl Recorder {
             r.client.get_or_insert(client);
             r.requests += 1;
         }
-        self.push(s, req_ts, req_frame, EntryKind::Request { http_method: http_method.into(), path: path.into(), rpc_method: rpc_method.into(), h2_stream });
+        self.request(s, client, req_ts, req_frame, EntryKind::Request { http_method: http_method.into(), path: path.into(), rpc_method: rpc_method.into(), h2_stream, client_port: client.port() });
         // After the request in the timeline's order: at the end of the wait, on the request's frame. The
         // wait's end is no traffic of the session, so its last_seen stays where the traffic left it.
         self.push_seen(s, end.0.max(req_ts), req_frame, EntryKind::NoResponse { reason: end.1 }, false);
@@ -345,8 +356,21 @@ mod tests {
         assert_eq!((v[0].requests, v[0].resp_json, v[0].resp_sse, v[0].resp_other), (2, 1, 0, 0));
         assert_eq!(v[0].last_seen, t2);
         let tl = v[0].timeline.as_ref().unwrap();
-        assert_eq!(tl[2], TimelineEntry { ts: t2, frame: 3, what: EntryKind::Request { http_method: "GET".into(), path: "/mcp".into(), rpc_method: String::new(), h2_stream: None } });
+        assert_eq!(tl[2], TimelineEntry { ts: t2, frame: 3, what: EntryKind::Request { http_method: "GET".into(), path: "/mcp".into(), rpc_method: String::new(), h2_stream: None, client_port: 5000 } });
         assert_eq!(tl[3], TimelineEntry { ts: t9, frame: 3, what: EntryKind::NoResponse { reason: "no response by the end of the capture" } });
+    }
+
+    #[test]
+    fn a_session_keyed_at_its_first_answer_was_seen_from_its_request() {
+        // An initialize whose answer mints the id: the session is made at the answer (5 s), its request
+        // went at 1 s.
+        let mut r = Recorder::new(cfg(TimelineScope::Off));
+        let s = session("minted", 5);
+        let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
+        let (t1, t5) = (Timestamp::from_secs_micros(1, 0), Timestamp::from_secs_micros(5, 0));
+        r.exchange(&s, c, (t1, 1, "POST", "/mcp", "initialize", None), (t5, 2, 200, Some("application/json"), None));
+        let v = r.into_records();
+        assert_eq!((v[0].first_seen, v[0].last_seen), (t1, t5));
     }
 
     #[test]

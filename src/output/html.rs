@@ -250,6 +250,7 @@ pub fn render(inputs: &[String], summary: &Summary, incidents: &[Incident], reco
 /// responses, SSE, incidents), shifts as dashed verticals. Each mark has a `<title>` tooltip.
 fn chart(h: &mut String, r: &SessionRecord, incidents: &[Incident]) {
     let lines = timeline::lines(r, incidents);
+    let conn = timeline::several_connections(r);
     let shown = lines.len().min(MAX_POINTS);
     // The chart spans the page: a short timeline spreads its columns over `CHART_WIDTH` user units and
     // the SVG scales to the box (width 100%, viewBox); a long one keeps 16 units a column and scrolls
@@ -282,7 +283,7 @@ fn chart(h: &mut String, r: &SessionRecord, incidents: &[Incident]) {
         let x = left + step * n + step / 2;
         match l {
             Line::Entry { entry, evidence, shift } => {
-                let tip = format!("frame {} at {}: {}", entry.frame, entry.ts.rfc3339(), timeline::describe(entry));
+                let tip = format!("frame {} at {}: {}", entry.frame, entry.ts.rfc3339(), timeline::describe(entry, conn));
                 if let Some((a, b)) = shift {
                     let _ = write!(
                         h,
@@ -396,7 +397,7 @@ mod tests {
         let entry = |frame| crate::mcp::record::TimelineEntry {
             ts: crate::time::Timestamp::from_secs_micros(1, 0),
             frame,
-            what: EntryKind::Request { http_method: "POST".into(), path: "/mcp".into(), rpc_method: "tools/list".into(), h2_stream: None },
+            what: EntryKind::Request { http_method: "POST".into(), path: "/mcp".into(), rpc_method: "tools/list".into(), h2_stream: None, client_port: 5000 },
         };
         let r = SessionRecord {
             session_id: "s".into(),

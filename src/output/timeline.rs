@@ -48,7 +48,12 @@ pub fn lines<'a>(record: &'a SessionRecord, incidents: &'a [Incident]) -> Vec<Li
     let Some(entries) = record.timeline.as_ref() else { return Vec::new() };
     let mut keyed: Vec<((Timestamp, u64, u8), Line<'a>)> = Vec::with_capacity(entries.len() + mine.len());
     let mut sorted: Vec<&TimelineEntry> = entries.iter().collect();
-    sorted.sort_by_key(|e| (e.ts, e.frame));
+    // An end carries the frame of its response (or request), not where the end was seen: at its moment it
+    // goes after every entry of that moment, such as the last event of a DATA frame that also ended the
+    // stream, and takes the latest frame seen for its place.
+    let is_end = |e: &TimelineEntry| matches!(e.what, EntryKind::StreamEnd { .. } | EntryKind::NoResponse { .. });
+    sorted.sort_by_key(|e| (e.ts, is_end(e), e.frame));
+    let mut latest = 0u64;
     let mut last_post: Option<&str> = None;
     for e in sorted {
         let mut shift = None;
@@ -61,11 +66,11 @@ pub fn lines<'a>(record: &'a SessionRecord, incidents: &'a [Incident]) -> Vec<Li
                 last_post = Some(content_type.as_str());
             }
         }
-        // A stream end carries its response's frame, and a wait without answer its request's: neither is
-        // where the end was seen.
-        let is_end = matches!(e.what, EntryKind::StreamEnd { .. } | EntryKind::NoResponse { .. });
-        let evidence = !is_end && mine.iter().any(|i| i.frames.contains(&e.frame));
-        keyed.push(((e.ts, e.frame, 0), Line::Entry { entry: e, evidence, shift }));
+        let end = is_end(e);
+        let place = if end { latest.max(e.frame) } else { e.frame };
+        latest = latest.max(e.frame);
+        let evidence = !end && mine.iter().any(|i| i.frames.contains(&e.frame));
+        keyed.push(((e.ts, place, 0), Line::Entry { entry: e, evidence, shift }));
     }
     for i in mine {
         // After its last evidence: a shift is judged when its stream's reply arrives, later than the
@@ -78,13 +83,31 @@ pub fn lines<'a>(record: &'a SessionRecord, incidents: &'a [Incident]) -> Vec<Li
     keyed.into_iter().map(|(_, l)| l).collect()
 }
 
-/// A short description of an entry: `-> POST /mcp tools/call`, `<- 200 text/event-stream`, ...
-pub fn describe(e: &TimelineEntry) -> String {
+/// Whether the session's requests came over more than one connection (told apart by client port): then
+/// each HTTP/2 request line names its connection, since stream numbers start again on each. (HTTP/1.1
+/// lines name none: a line there is one exchange whatever its connection, and SDK clients spread every
+/// session over a pool.)
+pub fn several_connections(record: &SessionRecord) -> bool {
+    let mut ports = record.timeline.iter().flatten().filter_map(|e| match e.what {
+        EntryKind::Request { client_port, .. } => Some(client_port),
+        _ => None,
+    });
+    let first = ports.next();
+    ports.any(|p| Some(p) != first)
+}
+
+/// A short description of an entry: `-> POST /mcp tools/call`, `<- 200 text/event-stream`, ...;
+/// `conn`: name a request's connection (its client port).
+pub fn describe(e: &TimelineEntry, conn: bool) -> String {
     match &e.what {
-        EntryKind::Request { http_method, path, rpc_method, h2_stream } => format!(
+        EntryKind::Request { http_method, path, rpc_method, h2_stream, client_port } => format!(
             "-> {http_method} {path}{}{}",
             if rpc_method.is_empty() { String::new() } else { format!("  {rpc_method}") },
-            h2_stream.map(|s| format!("  [h2 stream {s}]")).unwrap_or_default()
+            match (h2_stream, conn) {
+                (Some(s), false) => format!("  [h2 stream {s}]"),
+                (Some(s), true) => format!("  [h2 stream {s}, client port {client_port}]"),
+                (None, _) => String::new(),
+            }
         ),
         EntryKind::Response { status, content_type, rpc_method, coding, .. } => format!(
             "<- {status} {}{}{}",
@@ -127,6 +150,7 @@ pub fn render(record: &SessionRecord, incidents: &[Incident]) -> String {
     );
     let _ = writeln!(out, "first seen {}  last seen {}", record.first_seen.rfc3339(), record.last_seen.rfc3339());
     let _ = writeln!(out, "{:>8}  {:<16}     what", "frame", "time (UTC)");
+    let conn = several_connections(record);
     for l in lines(record, incidents) {
         match l {
             Line::Entry { entry, evidence, shift } => {
@@ -134,7 +158,7 @@ pub fn render(record: &SessionRecord, incidents: &[Incident]) -> String {
                 let shift = shift.map(|(a, b)| format!("   => shift {a} -> {b}")).unwrap_or_default();
                 let no_frame = matches!(entry.what, EntryKind::StreamEnd { .. } | EntryKind::NoResponse { .. });
                 let frame = if no_frame { String::new() } else { entry.frame.to_string() };
-                let _ = writeln!(out, "{frame:>8}  {:<16} {mark}  {}{shift}", clock(entry.ts), describe(entry));
+                let _ = writeln!(out, "{frame:>8}  {:<16} {mark}  {}{shift}", clock(entry.ts), describe(entry, conn));
             }
             Line::Incident(i) => {
                 let frames: Vec<String> = i.frames.iter().map(u64::to_string).collect();
@@ -248,5 +272,40 @@ mod tests {
         let marked: Vec<&str> = text.lines().filter(|l| l.contains("=>")).collect();
         assert_eq!(marked.len(), 1, "{text}");
         assert!(marked[0].trim_start().starts_with("5 ") && marked[0].contains("=> shift text/event-stream -> application/json"), "{text}");
+    }
+
+    fn entry(frame: u64, ts: i64, what: EntryKind) -> TimelineEntry {
+        TimelineEntry { ts: t(ts), frame, what }
+    }
+
+    fn request(frame: u64, ts: i64, h2_stream: Option<u32>, client_port: u16) -> TimelineEntry {
+        entry(frame, ts, EntryKind::Request { http_method: "POST".into(), path: "/mcp".into(), rpc_method: "tools/call".into(), h2_stream, client_port })
+    }
+
+    #[test]
+    fn a_stream_end_goes_after_the_event_of_the_frame_that_ended_it() {
+        // granian: END_STREAM on the DATA frame that carries the last event, so the end and the event share a
+        // moment; the end carries the response head's frame (2), the event its own (3).
+        let end = entry(2, 3, EntryKind::StreamEnd { reason: "complete".into(), events: 1, ids: 0, cursor: "none".into() });
+        let event = entry(3, 3, EntryKind::SseEvent { event: "message".into(), id: String::new(), rpc: "result #1".into() });
+        let record = record(vec![request(1, 1, Some(1), 5000), resp(2, "text/event-stream"), end, event]);
+        let text = render(&record, &[]);
+        let body: Vec<&str> = text.lines().skip(3).collect();
+        assert_eq!(body.len(), 4, "{text}");
+        assert!(body[2].contains("sse id=-") && body[3].contains("stream of frame 2 ended"), "{text}");
+    }
+
+    #[test]
+    fn requests_name_their_connection_when_the_session_spans_several() {
+        let one = record(vec![request(1, 1, Some(1), 5000), request(3, 3, Some(3), 5000)]);
+        let text = render(&one, &[]);
+        assert!(text.contains("[h2 stream 3]") && !text.contains("client port"), "{text}");
+        // undici with allowH2: stream 1 on two connections.
+        let two = record(vec![request(1, 1, Some(1), 5000), request(3, 3, Some(1), 5002), request(5, 5, None, 5004)]);
+        let text = render(&two, &[]);
+        let body: Vec<&str> = text.lines().skip(3).collect();
+        assert!(body[0].ends_with("[h2 stream 1, client port 5000]"), "{text}");
+        assert!(body[1].ends_with("[h2 stream 1, client port 5002]"), "{text}");
+        assert!(body[2].ends_with("-> POST /mcp  tools/call"), "{text}");
     }
 }
