@@ -39,6 +39,21 @@ pub struct RecorderConfig {
     pub timeline: TimelineScope,
 }
 
+/// A response head as the recorder takes it.
+#[derive(Debug, Clone, Copy)]
+pub struct Answer<'a> {
+    pub ts: Timestamp,
+    pub frame: u64,
+    pub status: u16,
+    /// The media type, as on the wire (the timeline shows it).
+    pub media: Option<&'a str>,
+    /// `Content-Encoding` as written.
+    pub coding: Option<&'a str>,
+    /// No body can follow (202, 204, `Content-Length: 0`): counted with the other responses whatever its
+    /// media type, since it carries no JSON-RPC reply.
+    pub bodiless: bool,
+}
+
 /// One thing that happened in a session, at a frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimelineEntry {
@@ -193,24 +208,16 @@ impl Recorder {
     }
 
     /// A request/response pair keyed to the session, seen at the response head.
-    #[allow(clippy::too_many_arguments)]
-    pub fn exchange(
-        &mut self,
-        s: &Session,
-        client: SocketAddr,
-        req: (Timestamp, u64, &str, &str, &str, Option<u32>),
-        resp: (Timestamp, u64, u16, Option<&str>, Option<&str>),
-    ) {
+    pub fn exchange(&mut self, s: &Session, client: SocketAddr, req: (Timestamp, u64, &str, &str, &str, Option<u32>), resp: Answer<'_>) {
         let (req_ts, req_frame, http_method, path, rpc_method, h2_stream) = req;
-        let (ts, frame, status, media, coding) = resp;
         if let Some(r) = self.record(s) {
             r.client.get_or_insert(client);
             r.requests += 1;
-            if let Some(c) = coding.filter(|c| !c.trim().is_empty() && r.codings.len() < 16) {
+            if let Some(c) = resp.coding.filter(|c| !c.trim().is_empty() && r.codings.len() < 16) {
                 // ALLOC: one entry per distinct coding of a session, at most 16
                 *r.codings.entry(c.trim().to_ascii_lowercase()).or_default() += 1;
             }
-            match media {
+            match resp.media.filter(|_| !resp.bodiless) {
                 Some("application/json") => r.resp_json += 1,
                 Some("text/event-stream") => r.resp_sse += 1,
                 _ => r.resp_other += 1,
@@ -219,14 +226,14 @@ impl Recorder {
         self.request(s, client, req_ts, req_frame, EntryKind::Request { http_method: http_method.into(), path: path.into(), rpc_method: rpc_method.into(), h2_stream, client_port: client.port() });
         self.push(
             s,
-            ts,
-            frame,
+            resp.ts,
+            resp.frame,
             EntryKind::Response {
                 http_method: http_method.into(),
                 rpc_method: rpc_method.into(),
-                status,
-                content_type: media.unwrap_or("").into(),
-                coding: coding.unwrap_or("").trim().to_ascii_lowercase(),
+                status: resp.status,
+                content_type: resp.media.unwrap_or("").into(),
+                coding: resp.coding.unwrap_or("").trim().to_ascii_lowercase(),
             },
         );
     }
@@ -319,6 +326,25 @@ mod tests {
         Session::new(SessionKey { server, ident: SessionIdent::McpSessionId(id.into()) }, Timestamp::from_secs_micros(t, 0))
     }
 
+    fn ans<'a>(ts: Timestamp, frame: u64, status: u16, media: Option<&'a str>, coding: Option<&'a str>) -> Answer<'a> {
+        Answer { ts, frame, status, media, coding, bodiless: false }
+    }
+
+    #[test]
+    fn an_answer_without_a_body_is_no_json_reply_but_shows_its_type() {
+        // The Python SDK's 202 to notifications/initialized, as application/json with no body.
+        let mut r = Recorder::new(cfg(TimelineScope::All));
+        let a = session("a", 1);
+        let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
+        let t = Timestamp::from_secs_micros(1, 0);
+        let accepted = Answer { bodiless: true, ..ans(t, 2, 202, Some("application/json"), None) };
+        r.exchange(&a, c, (t, 1, "POST", "/mcp", "notifications/initialized", None), accepted);
+        let v = r.into_records();
+        assert_eq!((v[0].requests, v[0].resp_json, v[0].resp_sse, v[0].resp_other), (1, 0, 0, 1));
+        let tl = v[0].timeline.as_ref().unwrap();
+        assert!(matches!(&tl[1].what, EntryKind::Response { status: 202, content_type, .. } if content_type == "application/json"), "{tl:?}");
+    }
+
     fn cfg(timeline: TimelineScope) -> RecorderConfig {
         RecorderConfig { max_records: 2, max_entries: 3, timeline }
     }
@@ -329,9 +355,9 @@ mod tests {
         let (a, b) = (session("b", 20), session("a", 10));
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let t = Timestamp::from_secs_micros(20, 0);
-        r.exchange(&a, c, (t, 1, "POST", "/mcp", "tools/list", None), (t, 2, 200, Some("application/json"), Some("gzip")));
-        r.exchange(&a, c, (t, 3, "POST", "/mcp", "tools/call", Some(3)), (t, 4, 200, Some("text/event-stream"), Some(" GZip ")));
-        r.exchange(&b, c, (t, 5, "GET", "/mcp", "", None), (t, 6, 405, None, None));
+        r.exchange(&a, c, (t, 1, "POST", "/mcp", "tools/list", None), ans(t, 2, 200, Some("application/json"), Some("gzip")));
+        r.exchange(&a, c, (t, 3, "POST", "/mcp", "tools/call", Some(3)), ans(t, 4, 200, Some("text/event-stream"), Some(" GZip ")));
+        r.exchange(&b, c, (t, 5, "GET", "/mcp", "", None), ans(t, 6, 405, None, None));
         r.stream_end(&a, t, 4, "complete", (1, 0), "none");
         let v = r.into_records();
         assert_eq!(v.iter().map(|x| x.session_id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
@@ -350,7 +376,7 @@ mod tests {
         let a = session("a", 1);
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let (t1, t2, t9) = (Timestamp::from_secs_micros(1, 0), Timestamp::from_secs_micros(2, 0), Timestamp::from_secs_micros(9, 0));
-        r.exchange(&a, c, (t1, 1, "POST", "/mcp", "ping", None), (t1, 2, 200, Some("application/json"), None));
+        r.exchange(&a, c, (t1, 1, "POST", "/mcp", "ping", None), ans(t1, 2, 200, Some("application/json"), None));
         r.unanswered(&a, c, (t2, 3, "GET", "/mcp", "", None), (t9, "no response by the end of the capture"));
         let v = r.into_records();
         assert_eq!((v[0].requests, v[0].resp_json, v[0].resp_sse, v[0].resp_other), (2, 1, 0, 0));
@@ -368,7 +394,7 @@ mod tests {
         let s = session("minted", 5);
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let (t1, t5) = (Timestamp::from_secs_micros(1, 0), Timestamp::from_secs_micros(5, 0));
-        r.exchange(&s, c, (t1, 1, "POST", "/mcp", "initialize", None), (t5, 2, 200, Some("application/json"), None));
+        r.exchange(&s, c, (t1, 1, "POST", "/mcp", "initialize", None), ans(t5, 2, 200, Some("application/json"), None));
         let v = r.into_records();
         assert_eq!((v[0].first_seen, v[0].last_seen), (t1, t5));
     }
@@ -380,7 +406,7 @@ mod tests {
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let a = session("a", 1);
         for f in 0..4 {
-            r.exchange(&a, c, (t, f * 2, "POST", "/mcp", "ping", None), (t, f * 2 + 1, 200, Some("application/json"), None));
+            r.exchange(&a, c, (t, f * 2, "POST", "/mcp", "ping", None), ans(t, f * 2 + 1, 200, Some("application/json"), None));
         }
         r.fallback(&session("x", 1));
         r.fallback(&session("y", 1));

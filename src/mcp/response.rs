@@ -7,6 +7,7 @@ use std::collections::hash_map::Entry;
 use super::events::judge;
 use super::request::Req;
 use super::session::{BodyType, LastPost, Session, SessionIdent};
+use super::record::Answer;
 use super::stream::StreamTrack;
 use super::*;
 
@@ -146,7 +147,11 @@ impl McpTracker {
             s.observe_era(Era::Streamable2025);
         }
         if let Some(rec) = self.recorder.as_mut() {
-            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, method_name.as_str(), h2_stream), (ts, frame, head.status, resp.media.as_deref(), head.headers.get("content-encoding")));
+            // An answer without a body (202 and 204 by their status, or an empty Content-Length) carries no
+            // JSON-RPC message whatever its content type: not a JSON or SSE reply in the inventory.
+            let bodiless = matches!(head.status, 202 | 204) || head.headers.get("content-length").is_some_and(|l| l.trim() == "0");
+            let answer = Answer { ts, frame, status: head.status, media: resp.media.as_deref(), coding: head.headers.get("content-encoding"), bodiless };
+            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, method_name.as_str(), h2_stream), answer);
         }
         let ctx_for = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
         if declares_2026 && !initialize && resp_sid.is_some() {
