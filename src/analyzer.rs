@@ -614,7 +614,8 @@ impl fmt::Display for Summary {
             plural(total, "session"),
             if eras.is_empty() { "none".to_string() } else { eras.join(", ") },
             plural(m.jsonrpc_messages, "JSON-RPC message"),
-            plural(m.json_parse_errors, "undecodable payload"),
+            // Not "undecodable": most are JSON, just not JSON-RPC (OAuth documents on the MCP port, a `null`).
+            format!("{} not JSON-RPC", plural(m.not_jsonrpc, "payload")),
             if m.bodies_over_cap == 1 { "1 body".to_string() } else { format!("{} bodies", m.bodies_over_cap) }
         )?;
         if m.session_cap_hits > 0 {

@@ -158,7 +158,7 @@ impl McpTracker {
         }
         let Some(payload) = payload else { return };
         let Ok(payload) = payload else {
-            self.stats.json_parse_errors += 1;
+            self.stats.not_jsonrpc += 1;
             return;
         };
         self.stats.jsonrpc_messages += payload.messages.len() as u64;

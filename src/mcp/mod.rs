@@ -66,7 +66,8 @@ const RECENT_5XX: usize = 32;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct McpStats {
     pub jsonrpc_messages: u64,
-    pub json_parse_errors: u64,
+    /// Bodies and SSE event data that are not JSON-RPC: not JSON, or JSON without a JSON-RPC message.
+    pub not_jsonrpc: u64,
     pub bodies_over_cap: u64,
     pub sse_events: u64,
     pub session_cap_hits: u64,

@@ -146,7 +146,7 @@ impl Req {
         let msgs = match body {
             Body::Messages(m) => m,
             Body::Undecodable => {
-                stats.json_parse_errors += 1;
+                stats.not_jsonrpc += 1;
                 crate::jsonrpc::Messages::new()
             }
             Body::OverCap => {

@@ -375,7 +375,7 @@ impl McpTracker {
             Body::Undecodable => {
                 // An error body of another type that is not JSON-RPC is plain text, not a decoding failure.
                 if media == "application/json" {
-                    self.stats.json_parse_errors += 1;
+                    self.stats.not_jsonrpc += 1;
                 }
                 None
             }

@@ -103,7 +103,7 @@ fn absorb_http(into: &mut HttpCounters, s: HttpCounters) {
 fn absorb_mcp(into: &mut McpStats, s: McpStats) {
     let McpStats {
         jsonrpc_messages,
-        json_parse_errors,
+        not_jsonrpc,
         bodies_over_cap,
         sse_events,
         session_cap_hits,
@@ -112,7 +112,7 @@ fn absorb_mcp(into: &mut McpStats, s: McpStats) {
         sessions_by_era,
     } = s;
     add(&mut into.jsonrpc_messages, jsonrpc_messages);
-    add(&mut into.json_parse_errors, json_parse_errors);
+    add(&mut into.not_jsonrpc, not_jsonrpc);
     add(&mut into.bodies_over_cap, bodies_over_cap);
     add(&mut into.sse_events, sse_events);
     add(&mut into.session_cap_hits, session_cap_hits);
