@@ -14,51 +14,19 @@ with a progress handler; close (DELETE).
 
 import argparse
 import asyncio
+import os
 import sys
-import time
 
-HOST = "127.0.0.1"
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pysdk_tools import HOST, build_server, exercise, log  # noqa: E402  (samples/gen/ecosystem/pysdk_tools.py)
+
 CALLS = [("add", {"a": 1, "b": 2}), ("echo", {"text": "hello"}), ("report", {"rows": 40}), ("slow_count", {"n": 3})]
-T0 = time.monotonic()
-
-
-def log(*a):
-    print(f"[{time.monotonic() - T0:.3f}]", *a, file=sys.stderr, flush=True)
-
-
-def report_text(rows: int) -> str:
-    return "\n".join(f"row {i:03d} | status ok | latency {(i * 7) % 97} ms | region eu-west" for i in range(1, rows + 1))
 
 
 def run_server(args) -> None:
     import uvicorn
-    from mcp.server.mcpserver import Context, MCPServer
 
-    server = MCPServer("compress-py-server", version="1.0.0")
-
-    @server.tool()
-    def add(a: int, b: int) -> int:
-        """Add two integers."""
-        return a + b
-
-    @server.tool()
-    def echo(text: str) -> str:
-        """Echo the text back."""
-        return text
-
-    @server.tool()
-    def report(rows: int) -> str:
-        """A plain-text status table of `rows` lines."""
-        return report_text(rows)
-
-    @server.tool()
-    async def slow_count(n: int, ctx: Context) -> str:
-        """Count to n, one progress notification per step."""
-        for i in range(1, n + 1):
-            await ctx.report_progress(i, n, f"step {i}")
-            await asyncio.sleep(0.1)
-        return f"counted to {n}"
-
+    server = build_server("compress-py-server", with_report=True)
     app = server.streamable_http_app(streamable_http_path="/mcp", json_response=args.json, host=HOST)
     if args.mw == "gzip":
         from starlette.middleware.gzip import GZipMiddleware
@@ -75,23 +43,12 @@ def run_server(args) -> None:
     uvicorn.run(app, host=HOST, port=args.port, log_level="warning", lifespan="on")
 
 
-async def progress(progress, total, message):
-    log("progress", progress, total, message)
-
-
 async def run_client(args) -> None:
     from mcp.client.client import Client
 
     async with asyncio.timeout(30):
         async with Client(args.url, mode="legacy") as client:
-            log("negotiated", client.protocol_version)
-            tools = await client.list_tools()
-            log("tools", [t.name for t in tools.tools])
-            for name, arguments in CALLS:
-                r = await client.call_tool(name, arguments, progress_callback=progress)
-                texts = [c.text if len(c.text) <= 60 else f"{len(c.text)} chars" for c in r.content]
-                log(name, arguments, "->", texts)
-                await asyncio.sleep(0.1)
+            await exercise(client, CALLS)
     log("done")
 
 

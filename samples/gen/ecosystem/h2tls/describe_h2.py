@@ -3,75 +3,29 @@ describe.py reads neither TLS nor HTTP/2, so this lists the wire with tshark ins
 key log. A capture without a key log beside it is cleartext h2c, and tshark (which does not look for the h2 preface
 on an arbitrary port) is told to decode the server ports (those the SYNs go to) as HTTP/2."""
 
-import json
 import os
 import subprocess
 import sys
 
-H2_TYPES = {0: "DATA", 1: "HEADERS", 2: "PRIORITY", 3: "RST_STREAM", 4: "SETTINGS", 5: "PUSH_PROMISE", 6: "PING",
-            7: "GOAWAY", 8: "WINDOW_UPDATE", 9: "CONTINUATION"}
-HS_TYPES = {1: "ClientHello", 2: "ServerHello", 4: "NewSessionTicket", 8: "EncryptedExtensions", 11: "Certificate",
-            12: "ServerKeyExchange", 13: "CertificateRequest", 14: "ServerHelloDone", 15: "CertificateVerify",
-            16: "ClientKeyExchange", 20: "Finished"}
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from wirelib import (as_list, escape, find_all, h2_control, h2_data_len, h2_frames, h2_head,  # noqa: E402
+                     h2_headers, tcp_words, tls_words, tshark_json, unhex)
+
 SETTINGS = {1: "HEADER_TABLE_SIZE", 2: "ENABLE_PUSH", 3: "MAX_CONCURRENT_STREAMS", 4: "INITIAL_WINDOW_SIZE",
             5: "MAX_FRAME_SIZE", 6: "MAX_HEADER_LIST_SIZE", 8: "ENABLE_CONNECT_PROTOCOL"}
 
 
-def as_list(x):
-    if x is None:
-        return []
-    return x if isinstance(x, list) else [x]
-
-
-def find_all(obj, key):
-    """Every value of KEY anywhere in the nested tshark JSON object."""
-    out = []
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            if k == key:
-                out.extend(as_list(v))
-            else:
-                out.extend(find_all(v, key))
-    elif isinstance(obj, list):
-        for v in obj:
-            out.extend(find_all(v, key))
-    return out
-
-
-def text_of(hexstr):
-    raw = bytes.fromhex(hexstr.replace(":", "")) if hexstr else b""
-    return raw.decode("utf-8", "replace").replace("\r", "\\r").replace("\n", "\\n")
-
-
 def h2_frame(st):
-    typ = int(st.get("http2.type", -1))
-    name = H2_TYPES.get(typ, f"type{typ}")
-    sid = st.get("http2.streamid", "?")
-    flags = int(st.get("http2.flags", "0x0"), 16)
-    fl = []
-    if typ in (0, 1) and flags & 0x1:
-        fl.append("END_STREAM")
-    if typ == 1 and flags & 0x4:
-        fl.append("END_HEADERS")
-    if typ in (4, 6) and flags & 0x1:
-        fl.append("ACK")
-    s = f"{name}[{sid}]" + (" " + ",".join(fl) if fl else "")
+    typ, _, _, s = h2_head(st)
     if typ == 1 or typ == 9:
-        hs = [f"{h.get('http2.header.name')}: {h.get('http2.header.value', '')}" for h in as_list(st.get("http2.header"))]
-        s += " {" + "; ".join(hs) + "}"
+        s += " {" + "; ".join(f"{k}: {v}" for k, v in h2_headers(st)) + "}"
     elif typ == 0:
         # tshark hangs the whole reassembled body on the stream's last DATA frame: keep this frame's own bytes.
-        n = int(st.get("http2.length", "0")) - int(st.get("http2.pad_length", "0") or 0)
-        raw = bytes.fromhex(st.get("http2.data.data", "").replace(":", ""))
+        n = h2_data_len(st)
+        raw = unhex(st.get("http2.data.data", ""))
         s += f" len={n}"
         if n > 0:
-            s += " |" + text_of(raw[-n:].hex()) + "|"
-    elif typ == 3:
-        s += f" error={st.get('http2.rst_stream.error')}"
-    elif typ == 7:
-        s += f" last_stream={st.get('http2.goaway.last_stream_id')} error={st.get('http2.goaway.error')}"
-    elif typ == 8:
-        s += f" +{st.get('http2.window_update.window_size_increment')}"
+            s += " |" + escape(raw[-n:].decode("utf-8", "replace")) + "|"
     elif typ == 4:
         ids = find_all(st, "http2.settings.id")
         vals = []
@@ -83,6 +37,8 @@ def h2_frame(st):
         pairs = [f"{SETTINGS.get(int(i, 16) if i.startswith('0x') else int(i), i)}={v}" for i, v in zip(ids, vals)]
         if pairs:
             s += " " + ",".join(pairs)
+    else:
+        s += h2_control(typ, st)
     return s
 
 
@@ -97,40 +53,22 @@ def main() -> None:
                               "-e", "tcp.dstport"], check=True, capture_output=True, text=True).stdout.split()
         opts = [a for port in sorted(set(syn)) for a in ("-d", f"tcp.port=={port},http2")]
         head = f"cleartext HTTP/2 frames (tshark, ports {','.join(sorted(set(syn)))} decoded as h2c)"
-    out = subprocess.run(["tshark", "-r", pcap, *opts, "-T", "json", "--no-duplicate-keys"],
-                         check=True, capture_output=True, text=True).stdout
+    packets = tshark_json(pcap, *opts)
     print(f"# {pcap}: TCP SYN/FIN/RST, {head}")
     print("# frame  time      src>dst       what")
-    for p in json.loads(out):
+    for p in packets:
         l = p["_source"]["layers"]
         num = l["frame"]["frame.number"]
         t = float(l["frame"]["frame.time_relative"])
         tcp = l.get("tcp", {})
         ports = f"{tcp.get('tcp.srcport')}>{tcp.get('tcp.dstport')}"
-        bits = int(tcp.get("tcp.flags", "0x0"), 16)
-        what = []
-        if bits & 0x2:
-            what.append("SYN" + ("+ACK" if bits & 0x10 else ""))
-        if bits & 0x1:
-            what.append("FIN")
-        if bits & 0x4:
-            what.append("RST")
+        what = tcp_words(tcp)
         tls = l.get("tls")
-        for ht in find_all(tls, "tls.handshake.type"):
-            what.append("TLS " + HS_TYPES.get(int(ht), f"handshake{ht}"))
-        alpn = find_all(tls, "tls.handshake.extensions_alpn_str")
-        if alpn:
-            what.append("ALPN " + ",".join(alpn))
-        if any(str(c) == "21" for c in find_all(tls, "tls.record.content_type")):
-            what.append("TLS Alert")
+        what += tls_words(tls)
         h2 = l.get("http2")
-        frames = [st for layer in as_list(h2) for st in as_list(layer.get("http2.stream"))] if h2 else []
-        magic = find_all(h2, "http2.magic")
-        if magic:
+        if find_all(h2, "http2.magic"):
             what.append("h2 preface (client magic)")
-        for st in frames:
-            if "http2.type" in st:
-                what.append(h2_frame(st))
+        what += [h2_frame(st) for st in h2_frames(h2)]
         if tls and not h2 and find_all(tls, "tls.app_data") and not find_all(tls, "tls.handshake.type"):
             protos = find_all(tls, "tls.app_data_proto")
             if not protos:

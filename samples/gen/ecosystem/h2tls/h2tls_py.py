@@ -17,63 +17,20 @@ slow_count(3) with a progress callback, add(40,2), close; bounded by a 30 s time
 
 import argparse
 import asyncio
+import os
 import ssl
 import sys
 
-HOST = "127.0.0.1"
-CALLS = [("add", {"a": 1, "b": 2}), ("echo", {"text": "hello"}), ("slow_count", {"n": 3}), ("add", {"a": 40, "b": 2})]
-
-
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
-
-
-def build_app():
-    from mcp.server.mcpserver import Context, MCPServer
-
-    server = MCPServer("h2tls-py-server", version="1.0.0")
-
-    @server.tool()
-    def add(a: int, b: int) -> int:
-        """Add two integers."""
-        return a + b
-
-    @server.tool()
-    def echo(text: str) -> str:
-        """Echo the text back."""
-        return text
-
-    @server.tool()
-    async def slow_count(n: int, ctx: Context) -> str:
-        """Count to n, one progress notification per step."""
-        for i in range(1, n + 1):
-            await ctx.report_progress(i, n, f"step {i}")
-            await asyncio.sleep(0.1)
-        return f"counted to {n}"
-
-    return server.streamable_http_app(streamable_http_path="/mcp", host=HOST)
-
-
-async def progress(progress, total, message):
-    log("progress", progress, total, message)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pysdk_tools import CALLS, over_httpx2, streamable_app  # noqa: E402  (samples/gen/ecosystem/pysdk_tools.py)
 
 
 async def run_client(args) -> None:
     import httpx2
-    from mcp.client.client import Client
-    from mcp.client.streamable_http import streamable_http_client
 
     http = httpx2.AsyncClient(http2=True, verify=ssl.create_default_context(cafile=args.ca),
                               timeout=httpx2.Timeout(30.0, read=300.0))
-    async with http, asyncio.timeout(30):
-        async with Client(streamable_http_client(args.url, http_client=http), mode=args.mode) as client:
-            log("negotiated", client.protocol_version)
-            tools = await client.list_tools()
-            log("tools", [t.name for t in tools.tools])
-            for name, arguments in CALLS:
-                r = await client.call_tool(name, arguments, progress_callback=progress)
-                log(name, arguments, "->", [c.text for c in r.content])
-                await asyncio.sleep(0.1)
+    await over_httpx2(args.url, http, args.mode, CALLS, 30)
 
 
 if __name__ == "__main__":
@@ -85,4 +42,4 @@ if __name__ == "__main__":
     c.add_argument("--mode", default="auto", help="Client mode: auto (the default) or legacy")
     asyncio.run(run_client(p.parse_args()))
 else:
-    app = build_app()
+    app = streamable_app("h2tls-py-server")

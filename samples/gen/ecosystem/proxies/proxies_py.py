@@ -20,85 +20,38 @@ installed in proxies/.venv). `ssl.create_default_context` writes the TLS key log
 
 import argparse
 import asyncio
+import os
 import ssl
 import sys
-import time
 
-HOST = "127.0.0.1"
-CALLS = [("add", {"a": 1, "b": 2}), ("echo", {"text": "hello"}), ("slow_count", {"n": 3}), ("add", {"a": 40, "b": 2})]
-T0 = time.monotonic()
-
-
-def log(*a):
-    print(f"[{time.monotonic() - T0:.3f}]", *a, file=sys.stderr, flush=True)
-
-
-def build_app():
-    from mcp.server.mcpserver import Context, MCPServer
-
-    server = MCPServer("proxies-py-server", version="1.0.0")
-
-    @server.tool()
-    def add(a: int, b: int) -> int:
-        """Add two integers."""
-        return a + b
-
-    @server.tool()
-    def echo(text: str) -> str:
-        """Echo the text back."""
-        return text
-
-    @server.tool()
-    async def slow_count(n: int, ctx: Context) -> str:
-        """Count to n, one progress notification per step."""
-        for i in range(1, n + 1):
-            await ctx.report_progress(i, n, f"step {i}")
-            await asyncio.sleep(0.1)
-        return f"counted to {n}"
-
-    return server.streamable_http_app(streamable_http_path="/mcp", host=HOST)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pysdk_tools import CALLS, HOST, call, log, over_httpx2, streamable_app  # noqa: E402  (../pysdk_tools.py)
 
 
 def run_server(args) -> None:
     import uvicorn
 
-    uvicorn.run(build_app(), host=HOST, port=args.port, log_level="warning", lifespan="on")
-
-
-async def progress(progress, total, message):
-    log("progress", progress, total, message)
-
-
-async def call(client, name, arguments):
-    r = await client.call_tool(name, arguments, progress_callback=progress)
-    log(name, arguments, "->", [getattr(c, "text", c) for c in r.content])
+    uvicorn.run(streamable_app("proxies-py-server"), host=HOST, port=args.port, log_level="warning", lifespan="on")
 
 
 async def run_client(args) -> None:
     import httpx2
-    from mcp.client.client import Client
-    from mcp.client.streamable_http import streamable_http_client
+
+    async def then(client):
+        if args.hold:
+            log(f"holding {args.hold} s")
+            await asyncio.sleep(args.hold)
+            await call(client, "add", {"a": 2, "b": 3})
+        if args.slow:
+            try:
+                await asyncio.wait_for(call(client, "wait", {"seconds": args.slow}), args.slow + 10)
+            except Exception as e:  # noqa: BLE001 - what the proxy did to the long call is the point
+                log("wait failed:", type(e).__name__, e)
+            await call(client, "add", {"a": 2, "b": 3})
 
     http = httpx2.AsyncClient(http2=True, verify=ssl.create_default_context(cafile=args.ca),
                               timeout=httpx2.Timeout(15.0, read=300.0))
-    async with http, asyncio.timeout(30 + args.hold + args.slow):
-        async with Client(streamable_http_client(args.url, http_client=http), mode="legacy") as client:
-            log("negotiated", client.protocol_version)
-            tools = await client.list_tools()
-            log("tools", [t.name for t in tools.tools])
-            for name, arguments in CALLS:
-                await call(client, name, arguments)
-                await asyncio.sleep(0.1)
-            if args.hold:
-                log(f"holding {args.hold} s")
-                await asyncio.sleep(args.hold)
-                await call(client, "add", {"a": 2, "b": 3})
-            if args.slow:
-                try:
-                    await asyncio.wait_for(call(client, "wait", {"seconds": args.slow}), args.slow + 10)
-                except Exception as e:  # noqa: BLE001 - what the proxy did to the long call is the point
-                    log("wait failed:", type(e).__name__, e)
-                await call(client, "add", {"a": 2, "b": 3})
+    await over_httpx2(args.url, http, "legacy", CALLS, 30 + args.hold + args.slow, then)
     log("closed")
 
 

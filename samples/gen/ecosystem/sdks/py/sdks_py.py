@@ -15,8 +15,12 @@ Every MCP client: initialize (or discover), tools/list, add, echo, slow_count(3)
 import argparse
 import asyncio
 import json
+import os
 import sys
 import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from pysdk_tools import build_server  # noqa: E402  (samples/gen/ecosystem/pysdk_tools.py)
 
 HOST = "127.0.0.1"
 CALLS = [("add", {"a": 1, "b": 2}), ("echo", {"text": "hello"}), ("slow_count", {"n": 3}), ("add", {"a": 40, "b": 2})]
@@ -29,28 +33,8 @@ def log(*a):
 # --------------------------------------------------------------------------- MCP servers
 def run_pyserver(args) -> None:
     import uvicorn
-    from mcp.server.mcpserver import Context, MCPServer
 
-    server = MCPServer("sdks-py-server", version="1.0.0")
-
-    @server.tool()
-    def add(a: int, b: int) -> int:
-        """Add two integers."""
-        return a + b
-
-    @server.tool()
-    def echo(text: str) -> str:
-        """Echo the text back."""
-        return text
-
-    @server.tool()
-    async def slow_count(n: int, ctx: Context) -> str:
-        """Count to n, one progress notification per step."""
-        for i in range(1, n + 1):
-            await ctx.report_progress(i, n, f"step {i}")
-            await asyncio.sleep(0.1)
-        return f"counted to {n}"
-
+    server = build_server("sdks-py-server")
     app = server.streamable_http_app(streamable_http_path="/mcp", json_response=args.json,
                                      stateless_http=args.stateless, host=HOST)
     uvicorn.run(app, host=HOST, port=args.port, log_level="warning", lifespan="on")
