@@ -42,7 +42,11 @@ impl McpTracker {
             undecoded: false,
             gap: false,
         });
-        let sse = resp.media.as_deref() == Some("text/event-stream");
+        // A 202 acknowledges (MCP 2025-11-25 basic/transports: "202 Accepted with no body"; the 2024-11-05
+        // message URL answers every POST so, the replies going on the GET stream): it is no reply stream owing
+        // the request's answer, whatever type it is labelled with. Cloudflare's Agents SDK labels its
+        // `Accepted` text/event-stream.
+        let sse = resp.media.as_deref() == Some("text/event-stream") && head.status != 202;
         if sse {
             self.stream_uid += 1;
             resp.stream = Some(StreamTrack::new(self.stream_uid, ts, x_accel_no, Ids::new()));
@@ -212,7 +216,8 @@ impl McpTracker {
                 q.truncate(RECENT_5XX);
             }
         } else if resp.kind == RespKind::Post && !snapshot_ids.is_empty() {
-            if let Some(body) = BodyType::from_media(resp.media.as_deref()) {
+            // A 202 carries no reply of any type (above): it neither is nor breaks a run of JSON or SSE replies.
+            if let Some(body) = BodyType::from_media(resp.media.as_deref()).filter(|_| head.status != 202) {
                 let shift = match &s.last_post {
                     Some(last) if last.body != body => {
                         let prev = last.clone();
@@ -978,5 +983,27 @@ mod tests {
         h.close_stream(c2, tx, Direction::ToClient, EndReason::Fin);
         h.finish();
         assert_eq!(h.alarms(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_202_labelled_event_stream_is_an_acknowledgement_not_a_reply_stream() {
+        // Cloudflare's Agents SDK answers each POST `202 text/event-stream` with the body `Accepted`, the
+        // replies going on the GET stream; here after a JSON reply, in a Streamable HTTP session.
+        let mut h = Harness::new();
+        let c = session(&mut h);
+        let tx = h.post(c, &[SID, V25], &tool_call(1));
+        h.json(c, tx, &[], &tool_result(1));
+        let get = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream"], "");
+        h.sse(c, get, &[]);
+        let c2 = h.connect("10.0.0.1:40001");
+        let tx = h.post(c2, &[SID, V25], &tool_call(2));
+        h.event(c, get, None, &tool_result(2));
+        h.reply(c2, tx, 202, &["Content-Type: text/event-stream", "Content-Length: 8"], "Accepted");
+        // The next JSON reply follows a JSON reply: no shift either way.
+        let tx = h.post(c, &[SID, V25], &tool_call(3));
+        h.json(c, tx, &[], &tool_result(3));
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
+        assert!(h.facts_of("response_shift").is_empty(), "a 202 is no SSE reply between JSON ones");
     }
 }
