@@ -610,12 +610,12 @@ impl fmt::Display for Summary {
         let eras: Vec<String> = m.sessions_by_era.iter().map(|(e, n)| format!("{n} {}", era_name(*e))).collect();
         writeln!(
             f,
-            "  mcp:       {} ({}), {}, {}, {} over the cap",
+            // Not "undecodable": most are JSON, just not JSON-RPC (OAuth documents on the MCP port, a `null`).
+            "  mcp:       {} ({}), {}, {} not JSON-RPC, {} over the cap",
             plural(total, "session"),
             if eras.is_empty() { "none".to_string() } else { eras.join(", ") },
             plural(m.jsonrpc_messages, "JSON-RPC message"),
-            // Not "undecodable": most are JSON, just not JSON-RPC (OAuth documents on the MCP port, a `null`).
-            format!("{} not JSON-RPC", plural(m.not_jsonrpc, "payload")),
+            plural(m.not_jsonrpc, "payload"),
             if m.bodies_over_cap == 1 { "1 body".to_string() } else { format!("{} bodies", m.bodies_over_cap) }
         )?;
         if m.session_cap_hits > 0 {
