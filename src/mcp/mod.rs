@@ -515,7 +515,9 @@ impl McpTracker {
         let Some(s) = self.sessions.get_mut(&wanted) else { return };
         let reason = if capture_end { "no response by the end of the capture" } else { "no response before the connection closed" };
         if let Some(rec) = self.recorder.as_mut() {
-            rec.unanswered(s, client, (req.ts, req.frame, &req.method_token(), &req.endpoint(), req.first_method().as_str(), req.h2_stream), (ts, reason));
+            let (http_method, path, rpc_method) = (req.method_token(), req.endpoint(), req.first_method());
+            let asked = record::Asked { ts: req.ts, frame: req.frame, http_method: &http_method, path: &path, rpc_method: rpc_method.as_str(), h2_stream: req.h2_stream };
+            rec.unanswered(s, client, asked, (ts, reason));
         }
     }
 

@@ -39,6 +39,25 @@ pub struct RecorderConfig {
     pub timeline: TimelineScope,
 }
 
+/// A request as the recorder takes it.
+#[derive(Debug, Clone, Copy)]
+pub struct Asked<'a> {
+    pub ts: Timestamp,
+    pub frame: u64,
+    pub http_method: &'a str,
+    pub path: &'a str,
+    /// The first JSON-RPC method of its body, `""` for none.
+    pub rpc_method: &'a str,
+    /// The HTTP/2 stream that carried it (`None` on HTTP/1.1).
+    pub h2_stream: Option<u32>,
+}
+
+/// A 202 or 204: it acknowledges (notifications, responses, a legacy message POST) and carries no reply,
+/// whatever its content type says.
+pub fn acknowledgement(status: u16) -> bool {
+    matches!(status, 202 | 204)
+}
+
 /// A response head as the recorder takes it.
 #[derive(Debug, Clone, Copy)]
 pub struct Answer<'a> {
@@ -180,14 +199,23 @@ impl Recorder {
         self.push_seen(s, ts, frame, what, true);
     }
 
-    /// A request entry: the session was seen from the moment its request was (a session keyed at its
-    /// first response, as one whose id the `initialize` answer mints, began with that request).
-    fn request(&mut self, s: &Session, client: SocketAddr, ts: Timestamp, frame: u64, what: EntryKind) {
+    /// One of the session's requests, answered or not: counted, and on the timeline. The session was seen
+    /// from the moment its request was (a session keyed at its first response, as one whose id the
+    /// `initialize` answer mints, began with that request).
+    fn request(&mut self, s: &Session, client: SocketAddr, req: Asked<'_>) {
         if let Some(r) = self.record(s) {
-            r.first_seen = r.first_seen.min(ts);
+            r.first_seen = r.first_seen.min(req.ts);
             r.client.get_or_insert(client);
+            r.requests += 1;
         }
-        self.push(s, ts, frame, what);
+        let what = EntryKind::Request {
+            http_method: req.http_method.into(),
+            path: req.path.into(),
+            rpc_method: req.rpc_method.into(),
+            h2_stream: req.h2_stream,
+            client_port: client.port(),
+        };
+        self.push(s, req.ts, req.frame, what);
     }
 
     /// `seen`: the entry is evidence of the session at `ts` (moves its `last_seen`).
@@ -208,11 +236,8 @@ impl Recorder {
     }
 
     /// A request/response pair keyed to the session, seen at the response head.
-    pub fn exchange(&mut self, s: &Session, client: SocketAddr, req: (Timestamp, u64, &str, &str, &str, Option<u32>), resp: Answer<'_>) {
-        let (req_ts, req_frame, http_method, path, rpc_method, h2_stream) = req;
+    pub fn exchange(&mut self, s: &Session, client: SocketAddr, req: Asked<'_>, resp: Answer<'_>) {
         if let Some(r) = self.record(s) {
-            r.client.get_or_insert(client);
-            r.requests += 1;
             if let Some(c) = resp.coding.filter(|c| !c.trim().is_empty() && r.codings.len() < 16) {
                 // ALLOC: one entry per distinct coding of a session, at most 16
                 *r.codings.entry(c.trim().to_ascii_lowercase()).or_default() += 1;
@@ -223,14 +248,14 @@ impl Recorder {
                 _ => r.resp_other += 1,
             }
         }
-        self.request(s, client, req_ts, req_frame, EntryKind::Request { http_method: http_method.into(), path: path.into(), rpc_method: rpc_method.into(), h2_stream, client_port: client.port() });
+        self.request(s, client, req);
         self.push(
             s,
             resp.ts,
             resp.frame,
             EntryKind::Response {
-                http_method: http_method.into(),
-                rpc_method: rpc_method.into(),
+                http_method: req.http_method.into(),
+                rpc_method: req.rpc_method.into(),
                 status: resp.status,
                 content_type: resp.media.unwrap_or("").into(),
                 coding: resp.coding.unwrap_or("").trim().to_ascii_lowercase(),
@@ -242,16 +267,11 @@ impl Recorder {
     /// the capture ended): counted with the session's requests, and on its timeline with why no answer
     /// came. A request no session was keyed for (an `initialize` whose answer would have named one) is
     /// not here.
-    pub fn unanswered(&mut self, s: &Session, client: SocketAddr, req: (Timestamp, u64, &str, &str, &str, Option<u32>), end: (Timestamp, &'static str)) {
-        let (req_ts, req_frame, http_method, path, rpc_method, h2_stream) = req;
-        if let Some(r) = self.record(s) {
-            r.client.get_or_insert(client);
-            r.requests += 1;
-        }
-        self.request(s, client, req_ts, req_frame, EntryKind::Request { http_method: http_method.into(), path: path.into(), rpc_method: rpc_method.into(), h2_stream, client_port: client.port() });
+    pub fn unanswered(&mut self, s: &Session, client: SocketAddr, req: Asked<'_>, end: (Timestamp, &'static str)) {
+        self.request(s, client, req);
         // After the request in the timeline's order: at the end of the wait, on the request's frame. The
         // wait's end is no traffic of the session, so its last_seen stays where the traffic left it.
-        self.push_seen(s, end.0.max(req_ts), req_frame, EntryKind::NoResponse { reason: end.1 }, false);
+        self.push_seen(s, end.0.max(req.ts), req.frame, EntryKind::NoResponse { reason: end.1 }, false);
     }
 
     /// One SSE event; `rpc` describes its payload and is only computed when a timeline is kept.
@@ -326,6 +346,10 @@ mod tests {
         Session::new(SessionKey { server, ident: SessionIdent::McpSessionId(id.into()) }, Timestamp::from_secs_micros(t, 0))
     }
 
+    fn ask<'a>(ts: Timestamp, frame: u64, http_method: &'a str, path: &'a str, rpc_method: &'a str, h2_stream: Option<u32>) -> Asked<'a> {
+        Asked { ts, frame, http_method, path, rpc_method, h2_stream }
+    }
+
     fn ans<'a>(ts: Timestamp, frame: u64, status: u16, media: Option<&'a str>, coding: Option<&'a str>) -> Answer<'a> {
         Answer { ts, frame, status, media, coding, bodiless: false }
     }
@@ -338,7 +362,7 @@ mod tests {
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let t = Timestamp::from_secs_micros(1, 0);
         let accepted = Answer { bodiless: true, ..ans(t, 2, 202, Some("application/json"), None) };
-        r.exchange(&a, c, (t, 1, "POST", "/mcp", "notifications/initialized", None), accepted);
+        r.exchange(&a, c, ask(t, 1, "POST", "/mcp", "notifications/initialized", None), accepted);
         let v = r.into_records();
         assert_eq!((v[0].requests, v[0].resp_json, v[0].resp_sse, v[0].resp_other), (1, 0, 0, 1));
         let tl = v[0].timeline.as_ref().unwrap();
@@ -355,9 +379,9 @@ mod tests {
         let (a, b) = (session("b", 20), session("a", 10));
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let t = Timestamp::from_secs_micros(20, 0);
-        r.exchange(&a, c, (t, 1, "POST", "/mcp", "tools/list", None), ans(t, 2, 200, Some("application/json"), Some("gzip")));
-        r.exchange(&a, c, (t, 3, "POST", "/mcp", "tools/call", Some(3)), ans(t, 4, 200, Some("text/event-stream"), Some(" GZip ")));
-        r.exchange(&b, c, (t, 5, "GET", "/mcp", "", None), ans(t, 6, 405, None, None));
+        r.exchange(&a, c, ask(t, 1, "POST", "/mcp", "tools/list", None), ans(t, 2, 200, Some("application/json"), Some("gzip")));
+        r.exchange(&a, c, ask(t, 3, "POST", "/mcp", "tools/call", Some(3)), ans(t, 4, 200, Some("text/event-stream"), Some(" GZip ")));
+        r.exchange(&b, c, ask(t, 5, "GET", "/mcp", "", None), ans(t, 6, 405, None, None));
         r.stream_end(&a, t, 4, "complete", (1, 0), "none");
         let v = r.into_records();
         assert_eq!(v.iter().map(|x| x.session_id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
@@ -376,8 +400,8 @@ mod tests {
         let a = session("a", 1);
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let (t1, t2, t9) = (Timestamp::from_secs_micros(1, 0), Timestamp::from_secs_micros(2, 0), Timestamp::from_secs_micros(9, 0));
-        r.exchange(&a, c, (t1, 1, "POST", "/mcp", "ping", None), ans(t1, 2, 200, Some("application/json"), None));
-        r.unanswered(&a, c, (t2, 3, "GET", "/mcp", "", None), (t9, "no response by the end of the capture"));
+        r.exchange(&a, c, ask(t1, 1, "POST", "/mcp", "ping", None), ans(t1, 2, 200, Some("application/json"), None));
+        r.unanswered(&a, c, ask(t2, 3, "GET", "/mcp", "", None), (t9, "no response by the end of the capture"));
         let v = r.into_records();
         assert_eq!((v[0].requests, v[0].resp_json, v[0].resp_sse, v[0].resp_other), (2, 1, 0, 0));
         assert_eq!(v[0].last_seen, t2);
@@ -394,7 +418,7 @@ mod tests {
         let s = session("minted", 5);
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let (t1, t5) = (Timestamp::from_secs_micros(1, 0), Timestamp::from_secs_micros(5, 0));
-        r.exchange(&s, c, (t1, 1, "POST", "/mcp", "initialize", None), ans(t5, 2, 200, Some("application/json"), None));
+        r.exchange(&s, c, ask(t1, 1, "POST", "/mcp", "initialize", None), ans(t5, 2, 200, Some("application/json"), None));
         let v = r.into_records();
         assert_eq!((v[0].first_seen, v[0].last_seen), (t1, t5));
     }
@@ -406,7 +430,7 @@ mod tests {
         let c: SocketAddr = "127.0.0.1:5000".parse().unwrap();
         let a = session("a", 1);
         for f in 0..4 {
-            r.exchange(&a, c, (t, f * 2, "POST", "/mcp", "ping", None), ans(t, f * 2 + 1, 200, Some("application/json"), None));
+            r.exchange(&a, c, ask(t, f * 2, "POST", "/mcp", "ping", None), ans(t, f * 2 + 1, 200, Some("application/json"), None));
         }
         r.fallback(&session("x", 1));
         r.fallback(&session("y", 1));

@@ -7,7 +7,7 @@ use std::collections::hash_map::Entry;
 use super::events::judge;
 use super::request::Req;
 use super::session::{BodyType, LastPost, Session, SessionIdent};
-use super::record::Answer;
+use super::record::{acknowledgement, Answer, Asked};
 use super::stream::StreamTrack;
 use super::*;
 
@@ -46,7 +46,8 @@ impl McpTracker {
         // message URL answers every POST so, the replies going on the GET stream): it is no reply stream owing
         // the request's answer, whatever type it is labelled with. Cloudflare's Agents SDK labels its
         // `Accepted` text/event-stream.
-        let sse = resp.media.as_deref() == Some("text/event-stream") && head.status != 202;
+        let accepted = head.status == 202;
+        let sse = resp.media.as_deref() == Some("text/event-stream") && !accepted;
         if sse {
             self.stream_uid += 1;
             resp.stream = Some(StreamTrack::new(self.stream_uid, ts, x_accel_no, Ids::new()));
@@ -153,9 +154,10 @@ impl McpTracker {
         if let Some(rec) = self.recorder.as_mut() {
             // An answer without a body (202 and 204 by their status, or an empty Content-Length) carries no
             // JSON-RPC message whatever its content type: not a JSON or SSE reply in the inventory.
-            let bodiless = matches!(head.status, 202 | 204) || head.headers.get("content-length").is_some_and(|l| l.trim() == "0");
+            let bodiless = acknowledgement(head.status) || head.headers.get("content-length").is_some_and(|l| l.trim() == "0");
+            let asked = Asked { ts: req_ts, frame: req_frame, http_method: &req_method, path: &path, rpc_method: method_name.as_str(), h2_stream };
             let answer = Answer { ts, frame, status: head.status, media: resp.media.as_deref(), coding: head.headers.get("content-encoding"), bodiless };
-            rec.exchange(s, client, (req_ts, req_frame, &req_method, &path, method_name.as_str(), h2_stream), answer);
+            rec.exchange(s, client, asked, answer);
         }
         let ctx_for = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
         if declares_2026 && !initialize && resp_sid.is_some() {
@@ -217,7 +219,7 @@ impl McpTracker {
             }
         } else if resp.kind == RespKind::Post && !snapshot_ids.is_empty() {
             // A 202 carries no reply of any type (above): it neither is nor breaks a run of JSON or SSE replies.
-            if let Some(body) = BodyType::from_media(resp.media.as_deref()).filter(|_| head.status != 202) {
+            if let Some(body) = BodyType::from_media(resp.media.as_deref()).filter(|_| !accepted) {
                 let shift = match &s.last_post {
                     Some(last) if last.body != body => {
                         let prev = last.clone();

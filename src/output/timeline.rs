@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 
 use crate::detect::Incident;
-use crate::mcp::record::{EntryKind, SessionRecord, TimelineEntry};
+use crate::mcp::record::{acknowledgement, EntryKind, SessionRecord, TimelineEntry};
 use crate::time::Timestamp;
 
 /// One line of a timeline, before rendering (shared with the HTML chart).
@@ -58,7 +58,7 @@ pub fn lines<'a>(record: &'a SessionRecord, incidents: &'a [Incident]) -> Vec<Li
     for e in sorted {
         let mut shift = None;
         if let EntryKind::Response { http_method, status, content_type, .. } = &e.what {
-            let reply = (200..300).contains(status) && *status != 202 && *status != 204;
+            let reply = (200..300).contains(status) && !acknowledgement(*status);
             if http_method == "POST" && reply && !content_type.is_empty() {
                 if let Some(prev) = last_post.filter(|p| *p != content_type.as_str()) {
                     shift = Some((prev.to_string(), content_type.clone()));

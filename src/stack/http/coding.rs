@@ -656,21 +656,18 @@ mod zstd {
         dec: Option<Decoder<'static>>,
         /// The last call that read or wrote anything ended a frame with all its content written out.
         between_frames: bool,
-        started: bool,
     }
 
     impl Zstd {
         pub(super) fn at_end(&self) -> bool {
-            !self.started || self.between_frames
+            // No byte yet (the context is made at the first) is an empty body, which may end anywhere.
+            self.dec.is_none() || self.between_frames
         }
 
         pub(super) fn step(&mut self, input: &[u8], out: &mut [u8]) -> Result<(usize, usize), Undecoded> {
-            if !self.started && input.is_empty() {
-                return Ok((0, 0));
-            }
-            self.started = true;
             let dec = match self.dec.as_mut() {
                 Some(d) => d,
+                None if input.is_empty() => return Ok((0, 0)),
                 None => {
                     let mut d = Decoder::new().map_err(|_| Undecoded::Corrupt)?;
                     d.set_parameter(DParameter::WindowLogMax(WINDOW_LOG_MAX)).map_err(|_| Undecoded::Corrupt)?;
