@@ -256,3 +256,26 @@ fn a_session_over_several_h2_connections_names_each_requests_connection() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_golden(&root().join("tests/golden/h2more-undici-h2-go.timeline"), &stdout(&o));
 }
+
+/// FastMCP 1.x redirects every request to `/mcp` with a 307 to `/mcp/` (`samples/ecosystem/oldsdks.md`).
+/// In py19 the 307 comes before the POST body (initialize: head 4, 307 at 6, body 8; tools/list 47, 307
+/// at 49, body 51); in py18 after it. Both captures hold the same exchanges, and mcptap must read them
+/// alike: each request's body is its own however it arrived (the timeline names tools/list at frame 47),
+/// the redirected initialize starts no session, and the redirected GET is no misbehaviour. Whole
+/// timeline against its golden; the summary line of both captures.
+#[test]
+fn an_answer_before_the_request_body_is_judged_on_the_whole_request() {
+    let o = run(&["-q", "-r", "samples/ecosystem/oldsdks-py19.pcap", "--timeline", "a1ad4c3102a543e8b43b41819bfb7cf3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_golden(&root().join("tests/golden/oldsdks-py19.timeline"), &stdout(&o));
+    for (pcap, rows) in [("py18", 1), ("py19", 0)] {
+        let o = run(&["-r", &format!("samples/ecosystem/oldsdks-{pcap}.pcap")]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let summary = stderr(&o);
+        assert!(summary.contains("mcp:       1 session (1 streamable-2025), 23 JSON-RPC messages,"), "{pcap}: {summary}");
+        // py18's one row is MCP-VERSION-DOWNGRADE (its client's newest version is 2024-11-05).
+        let report = csv_rows(&stdout(&o));
+        assert_eq!(report.len(), 1 + rows, "{pcap}: {report:?}");
+        assert!(report.iter().skip(1).all(|r| r[2] == "MCP-VERSION-DOWNGRADE"), "{pcap}: {report:?}");
+    }
+}

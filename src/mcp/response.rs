@@ -102,6 +102,14 @@ impl McpTracker {
         };
         // A POST to the message URL an `endpoint` event announced (its session parameter), not to the SSE URL.
         let legacy_message = info.legacy.is_some();
+        if initialize && req_sid.is_none() && (300..400).contains(&head.status) {
+            // A redirect is no answer: the client sends the initialize again to the target (FastMCP 1.x
+            // redirects `/mcp` to `/mcp/`), and that exchange is the handshake. No session starts here.
+            if let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) {
+                t.resp = Some(resp);
+            }
+            return;
+        }
         if initialize && req_sid.is_none() && resp_sid.is_none() && !legacy_message {
             // A server that mints no session id: this handshake starts an anonymous session of its own.
             let c = self.client_mut(client.ip(), server);
@@ -853,6 +861,41 @@ mod tests {
         assert!(h.alarms().contains(&"MCP-GET-MISBEHAVIOR".to_string()), "{:?}", h.alarms());
     }
 
+
+    #[test]
+    fn an_initialize_redirected_starts_no_session() {
+        // FastMCP 1.x: the initialize to `/mcp` is answered 307, sent again to `/mcp/`, and answered there.
+        let run = |status: u16| {
+            let mut h = Harness::new();
+            let c = h.connect("10.0.0.1:40000");
+            let tx = h.post(c, &[], &initialize(0, "2025-06-18"));
+            h.reply(c, tx, status, &["Location: http://127.0.0.1:8000/mcp/"], "");
+            let tx = h.request(c, "POST", "/mcp/", &["Content-Type: application/json"], &initialize(0, "2025-06-18"));
+            h.json(c, tx, &["Mcp-Session-Id: bbbb"], &initialized(0, "2025-06-18"));
+            h.finish();
+            h.t.stats().sessions_by_era.values().sum::<u64>()
+        };
+        assert_eq!(run(307), 1);
+        // A refusal is an answer: the attempt is a session of its own, which its incidents are keyed to.
+        assert_eq!(run(405), 2);
+    }
+
+    #[test]
+    fn get_redirected_is_followed_and_judged_at_its_target() {
+        // FastMCP 1.8/1.9 (samples/ecosystem/oldsdks.md): `/mcp` answers every request 307 to `/mcp/`.
+        let run = |status: u16| {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let g = h.request(c, "GET", "/mcp", &[SID, "Accept: text/event-stream"], "");
+            h.reply(c, g, status, &["Location: http://10.0.0.2:8000/mcp/"], "");
+            h.finish();
+            h.alarms()
+        };
+        assert_eq!(run(307), Vec::<String>::new());
+        assert_eq!(run(308), Vec::<String>::new());
+        // The same answer that is no redirect is.
+        assert!(run(200).contains(&"MCP-GET-MISBEHAVIOR".to_string()), "{:?}", run(200));
+    }
     #[test]
     fn plain_negotiation_below_the_clients_newest_is_no_downgrade() {
         let mut h = Harness::new();

@@ -10,6 +10,13 @@
 //! same cap), or when its status is 400 or more, its first [`ERROR_BODY_BYTES`] whatever its type.
 //! Nothing else is kept. HTTP/2 carries several exchanges on a connection at once, so open bodies are
 //! kept per transaction.
+//!
+//! A transaction is handed on request first: a server may answer before the request's body has all
+//! arrived (a redirect or a refusal decided on the head; RFC 9112 §9.3 lets it), and the body that comes
+//! after is still that request's. Such an early answer is held, in order, until its request ends, so the
+//! session stage judges the request on all of its body before its answer. The hold is bounded
+//! ([`MAX_HELD`]): past it, or when the connection closes, the answer goes on and the request is judged on
+//! what it had sent by then.
 
 use super::exchange::{Body, BodyText, Exchange, ERROR_BODY_BYTES};
 use crate::http::{lossy, HttpEvent, TxId};
@@ -17,6 +24,10 @@ use crate::jsonrpc::{self, ParseProblem, Payload, Push};
 
 /// Requests (and GETs) in flight kept per connection.
 const MAX_OPEN: usize = 256;
+
+/// Exchanges of one early answer held for its request's end: a redirect or a refusal is a head, a short
+/// body and an end; an answer that goes on streaming while its request does is let through.
+const MAX_HELD: usize = 32;
 
 /// One body being read: fed to the JSON-RPC scanner as its bytes arrive (`jsonrpc::Push`), never gathered
 /// for it; only the text of an error or of a GET's answer is kept, for its description.
@@ -120,11 +131,66 @@ pub struct RpcStage {
     responses: Vec<(Option<TxId>, Gather)>,
     /// GET requests not answered yet: their answer's text is described whatever its status.
     gets: Vec<TxId>,
+    /// Answers that began before their request ended, held for its end, by transaction (at most one per
+    /// request open).
+    // ALLOC: owned copies of an early answer's few exchanges, bounded by MAX_HELD each; empty otherwise
+    held: Vec<(TxId, Vec<Exchange<'static>>)>,
+}
+
+/// The transaction of an event of the response side.
+fn response_tx(ev: &HttpEvent<'_>) -> Option<TxId> {
+    match *ev {
+        HttpEvent::Response { tx, .. }
+        | HttpEvent::ResponseBody { tx, .. }
+        | HttpEvent::Sse { tx, .. }
+        | HttpEvent::SseBody { tx, .. }
+        | HttpEvent::SseComment { tx, .. }
+        | HttpEvent::SseBlank { tx, .. }
+        | HttpEvent::ResponseEnd { tx, .. }
+        | HttpEvent::ResponseBodyGap { tx, .. }
+        | HttpEvent::ResponseUndecoded { tx, .. } => tx,
+        HttpEvent::ResponseLost { tx, .. } => Some(tx),
+        _ => None,
+    }
+}
+
+/// An exchange that outlives its packet: `None` for the body slices, which never leave this stage.
+fn owned(x: Exchange<'_>) -> Option<Exchange<'static>> {
+    use HttpEvent as H;
+    Some(match x {
+        Exchange::Http(ev) => Exchange::Http(match ev {
+            H::Request { tx, head, frame, ts } => H::Request { tx, head, frame, ts },
+            H::RequestEnd { tx, end, frame, ts } => H::RequestEnd { tx, end, frame, ts },
+            H::Response { tx, head, frame, ts } => H::Response { tx, head, frame, ts },
+            H::Sse { tx, event, frame, ts } => H::Sse { tx, event: event.into_owned(), frame, ts },
+            H::SseBody { tx, len, frame, ts } => H::SseBody { tx, len, frame, ts },
+            H::SseComment { tx, frame, ts } => H::SseComment { tx, frame, ts },
+            H::SseBlank { tx, frame, ts } => H::SseBlank { tx, frame, ts },
+            H::ResponseEnd { tx, end, frame, ts } => H::ResponseEnd { tx, end, frame, ts },
+            H::ResponseLost { tx, frame, ts } => H::ResponseLost { tx, frame, ts },
+            H::RequestLost { tx, frame, ts } => H::RequestLost { tx, frame, ts },
+            H::Anomaly { kind, frame, ts } => H::Anomaly { kind, frame, ts },
+            H::RequestBodyGap { tx, len, frame, ts } => H::RequestBodyGap { tx, len, frame, ts },
+            H::ResponseBodyGap { tx, len, frame, ts } => H::ResponseBodyGap { tx, len, frame, ts },
+            H::RequestUndecoded { tx, coding, reason, frame, ts } => H::RequestUndecoded { tx, coding, reason, frame, ts },
+            H::ResponseUndecoded { tx, coding, reason, frame, ts } => H::ResponseUndecoded { tx, coding, reason, frame, ts },
+            H::H2Stream { tx, stream, frame, ts } => H::H2Stream { tx, stream, frame, ts },
+            H::RequestBody { .. } | H::ResponseBody { .. } => return None,
+        }),
+        Exchange::Sse { tx, event, payload, frame, ts } => Exchange::Sse { tx, event: event.into_owned(), payload, frame, ts },
+        Exchange::Open { client, server, midstream } => Exchange::Open { client, server, midstream },
+        Exchange::RequestBody { tx, body } => Exchange::RequestBody { tx, body },
+        Exchange::ResponseBody { tx, body, text } => Exchange::ResponseBody { tx, body, text },
+        Exchange::Lost { dir, len, frame } => Exchange::Lost { dir, len, frame },
+        Exchange::Unacked => Exchange::Unacked,
+        Exchange::Ended { dir, reason } => Exchange::Ended { dir, reason },
+        Exchange::Close { ts } => Exchange::Close { ts },
+    })
 }
 
 impl RpcStage {
     pub fn new(max_body: usize) -> RpcStage {
-        RpcStage { max_body, requests: Vec::new(), responses: Vec::new(), gets: Vec::new() }
+        RpcStage { max_body, requests: Vec::new(), responses: Vec::new(), gets: Vec::new(), held: Vec::new() }
     }
 
     /// A slice of body, taken by reference: nearly every event is one, and nothing of it goes on to the
@@ -150,6 +216,7 @@ impl RpcStage {
     }
 
     /// One HTTP event of the connection; what the session stage needs goes to `out`.
+    #[inline]
     pub fn http<F: FnMut(Exchange<'_>)>(&mut self, ev: HttpEvent<'_>, out: &mut F) {
         // The stack asks `body` itself before it moves an event here; other callers (the session stage's
         // tests) hand every event here. Splitting this into `body` and the rest, with `http` calling both,
@@ -157,12 +224,54 @@ impl RpcStage {
         if self.body(&ev) {
             return;
         }
+        // Nearly always nothing is held and the event is no answer's head: one test each.
+        let early = match &ev {
+            HttpEvent::Response { tx: Some(t), head, .. } => {
+                head.status >= 200 && self.requests.iter().any(|(r, g)| r == t && g.is_some()) && !self.held.iter().any(|(h, _)| h == t)
+            }
+            _ => false,
+        };
+        if early || !self.held.is_empty() {
+            self.hold(ev, early, out);
+        } else {
+            self.step(ev, out);
+        }
+    }
+
+    /// An event while an answer is held, or the early answer's head that starts a hold.
+    #[cold]
+    #[inline(never)]
+    fn hold<F: FnMut(Exchange<'_>)>(&mut self, ev: HttpEvent<'_>, early: bool, out: &mut F) {
+        let Some(t) = response_tx(&ev).filter(|t| early || self.held.iter().any(|(h, _)| h == t)) else {
+            return self.step(ev, out);
+        };
+        if early {
+            // ALLOC: an answer before its request's end, rare (see the module's comment)
+            self.held.push((t, Vec::new()));
+        }
+        let mut got = Vec::new();
+        self.step(ev, &mut |x| got.extend(owned(x)));
+        let full = self.held.iter_mut().find(|(h, _)| *h == t).is_some_and(|(_, q)| {
+            q.append(&mut got);
+            q.len() >= MAX_HELD
+        });
+        if full {
+            // An answer that streams on while its request does: the request is judged on what it sent.
+            self.request_done(t, out);
+            self.release(t, out);
+        }
+    }
+
+    /// An event of the connection, past the hold.
+    #[inline]
+    fn step<F: FnMut(Exchange<'_>)>(&mut self, ev: HttpEvent<'_>, out: &mut F) {
         match ev {
             HttpEvent::Request { tx, ref head, .. } => {
                 if self.requests.len() >= MAX_OPEN {
                     // Requests that never end (a client that stops mid-body, pipelined without end) are
                     // forgotten oldest first, as the session stage forgets unanswered ones.
-                    self.requests.remove(0);
+                    let (old, _) = self.requests.remove(0);
+                    self.release(old, out);
                 }
                 // ALLOC: one entry per request in flight, at most MAX_OPEN
                 self.requests.push((tx, Some(Gather::new(self.max_body, false))));
@@ -179,14 +288,11 @@ impl RpcStage {
                 self.request_done(tx, out);
                 self.requests.retain(|(t, _)| *t != tx);
                 out(Exchange::Http(ev));
+                self.release(tx, out);
             }
             HttpEvent::Response { tx, ref head, .. } => {
                 // 1xx responses are interim (RFC 9110 §15.2): the final one follows on the same transaction.
                 if head.status >= 200 {
-                    if let Some(t) = tx {
-                        // An answer before the request ended: judged on what the request had sent.
-                        self.request_done(t, out);
-                    }
                     let get = tx.and_then(|t| self.gets.iter().position(|g| *g == t)).map(|i| self.gets.swap_remove(i)).is_some();
                     let json = head.headers.media_type_is("application/json");
                     let mut keep = if json {
@@ -222,15 +328,27 @@ impl RpcStage {
         }
     }
 
-    /// The connection closes: bodies that never ended are decoded as they stand.
+    /// The connection closes: bodies that never ended are decoded as they stand, before the answers
+    /// held for them.
     pub fn close<F: FnMut(Exchange<'_>)>(&mut self, out: &mut F) {
         for (tx, g) in std::mem::take(&mut self.requests) {
             if let Some(g) = g.filter(Gather::had_bytes) {
                 out(Exchange::RequestBody { tx, body: g.decode() });
             }
         }
+        for (_, q) in std::mem::take(&mut self.held) {
+            q.into_iter().for_each(&mut *out);
+        }
         for (tx, g) in std::mem::take(&mut self.responses) {
             out(g.response(tx));
+        }
+    }
+
+    /// The answer held for `tx`, if any, goes on.
+    fn release<F: FnMut(Exchange<'_>)>(&mut self, tx: TxId, out: &mut F) {
+        if let Some(i) = self.held.iter().position(|(h, _)| *h == tx) {
+            let (_, q) = self.held.swap_remove(i);
+            q.into_iter().for_each(&mut *out);
         }
     }
 
@@ -327,23 +445,86 @@ mod tests {
         assert_eq!(outs[2], Out::Http("request-end"));
     }
 
+    fn end_request(tx: TxId) -> HttpEvent<'static> {
+        HttpEvent::RequestEnd { tx, end: MessageEnd::Complete, frame: 1, ts: T }
+    }
+
+    fn end_response(tx: TxId) -> HttpEvent<'static> {
+        HttpEvent::ResponseEnd { tx: Some(tx), end: MessageEnd::Complete, frame: 3, ts: T }
+    }
+
     #[test]
-    fn an_answer_before_the_request_ended_is_judged_on_what_the_request_had_sent() {
+    fn an_answer_before_the_request_ended_waits_for_all_of_the_request() {
+        // FastMCP 1.x redirects `/mcp` before the POST body has arrived (samples/ecosystem/oldsdks.md).
         let (mut s, mut outs) = (RpcStage::new(1 << 20), Vec::new());
         run(&mut s, request(1, "POST"), &mut outs);
         run(&mut s, HttpEvent::RequestBody { tx: 1, bytes: &CALL[..20], frame: 1, ts: T }, &mut outs);
-        run(&mut s, response(1, 413, "text/plain"), &mut outs);
-        assert_eq!(outs[1], Out::Req(1, Body::Undecodable));
-        assert_eq!(outs[2], Out::Http("response"));
-        // The rest of the body is not read, and the request is not decoded again at its end.
+        run(&mut s, response(1, 307, "text/plain"), &mut outs);
+        run(&mut s, end_response(1), &mut outs);
+        assert_eq!(outs, [Out::Http("request")]);
         run(&mut s, HttpEvent::RequestBody { tx: 1, bytes: &CALL[20..], frame: 1, ts: T }, &mut outs);
-        run(&mut s, HttpEvent::RequestEnd { tx: 1, end: MessageEnd::Complete, frame: 1, ts: T }, &mut outs);
-        assert_eq!(&outs[3..], [Out::Http("request-end")]);
+        run(&mut s, end_request(1), &mut outs);
+        assert_eq!(outs.len(), 5, "{outs:?}");
+        assert!(matches!(&outs[1], Out::Req(1, b) if method_of(b) == Some("tools/call")), "{outs:?}");
+        assert_eq!(&outs[2..], [Out::Http("request-end"), Out::Http("response"), Out::Http("response-end")]);
+        // Other transactions are not held up (HTTP/2), and an interim answer is no answer.
+        outs.clear();
+        run(&mut s, request(2, "POST"), &mut outs);
+        run(&mut s, request(3, "POST"), &mut outs);
+        run(&mut s, response(2, 100, "text/plain"), &mut outs);
+        run(&mut s, response(2, 200, "application/json"), &mut outs);
+        run(&mut s, HttpEvent::ResponseBody { tx: Some(2), bytes: CALL, frame: 3, ts: T }, &mut outs);
+        run(&mut s, end_response(2), &mut outs);
+        run(&mut s, end_request(3), &mut outs);
+        assert_eq!(outs, [Out::Http("request"), Out::Http("request"), Out::Http("response"), Out::Http("request-end")]);
+        run(&mut s, end_request(2), &mut outs);
+        assert_eq!(outs[4], Out::Http("request-end"));
+        assert_eq!(outs[5], Out::Http("response"));
+        assert!(matches!(&outs[6], Out::Resp(Some(2), b, None) if method_of(b) == Some("tools/call")), "{outs:?}");
+        assert_eq!(outs[7], Out::Http("response-end"));
         // A request without body bytes has nothing decoded.
         outs.clear();
-        run(&mut s, request(2, "GET"), &mut outs);
-        run(&mut s, HttpEvent::RequestEnd { tx: 2, end: MessageEnd::Complete, frame: 1, ts: T }, &mut outs);
+        run(&mut s, request(4, "GET"), &mut outs);
+        run(&mut s, end_request(4), &mut outs);
         assert_eq!(outs, [Out::Http("request"), Out::Http("request-end")]);
+    }
+
+    #[test]
+    fn an_early_answer_is_held_within_bounds_and_let_go_at_close() {
+        // An answer that streams on while its request does: past the hold, the request is judged on what it
+        // had sent, and what it sends after is not read.
+        let (mut s, mut outs) = (RpcStage::new(1 << 20), Vec::new());
+        run(&mut s, request(1, "POST"), &mut outs);
+        run(&mut s, HttpEvent::RequestBody { tx: 1, bytes: &CALL[..20], frame: 1, ts: T }, &mut outs);
+        run(&mut s, response(1, 200, "text/event-stream"), &mut outs);
+        let event = || HttpEvent::Sse { tx: Some(1), event: SseEvent { data: b"{}".as_slice().into(), has_data: true, ..SseEvent::default() }, frame: 4, ts: T };
+        for _ in 1..MAX_HELD - 1 {
+            run(&mut s, event(), &mut outs);
+        }
+        assert_eq!(outs.len(), 1, "{outs:?}");
+        run(&mut s, event(), &mut outs);
+        assert_eq!(outs.len(), 1 + 1 + MAX_HELD, "{outs:?}");
+        assert_eq!(outs[1], Out::Req(1, Body::Undecodable));
+        assert_eq!(outs[2], Out::Http("response"));
+        run(&mut s, event(), &mut outs);
+        run(&mut s, HttpEvent::RequestBody { tx: 1, bytes: &CALL[20..], frame: 1, ts: T }, &mut outs);
+        run(&mut s, end_request(1), &mut outs);
+        assert_eq!(outs.len(), 1 + 1 + MAX_HELD + 2, "{outs:?}");
+        assert_eq!(outs.last(), Some(&Out::Http("request-end")));
+        // The connection closes with an early answer held: the request as it stands first, then the answer.
+        outs.clear();
+        run(&mut s, request(2, "POST"), &mut outs);
+        run(&mut s, HttpEvent::RequestBody { tx: 2, bytes: CALL, frame: 1, ts: T }, &mut outs);
+        run(&mut s, response(2, 413, "text/plain"), &mut outs);
+        run(&mut s, HttpEvent::ResponseBody { tx: Some(2), bytes: b"Payload Too Large", frame: 3, ts: T }, &mut outs);
+        run(&mut s, end_response(2), &mut outs);
+        assert_eq!(outs.len(), 1, "{outs:?}");
+        s.close(&mut |x| outs.push(own(x)));
+        assert_eq!(outs.len(), 5, "{outs:?}");
+        assert!(matches!(&outs[1], Out::Req(2, b) if method_of(b) == Some("tools/call")), "{outs:?}");
+        assert_eq!(outs[2], Out::Http("response"));
+        assert!(matches!(&outs[3], Out::Resp(Some(2), Body::Undecodable, Some(t)) if t.first_line == "Payload Too Large"), "{outs:?}");
+        assert_eq!(outs[4], Out::Http("response-end"));
     }
 
     #[test]
@@ -362,20 +543,22 @@ mod tests {
         ] {
             outs.clear();
             run(&mut s, request(2, "POST"), &mut outs);
+            run(&mut s, end_request(2), &mut outs);
             run(&mut s, response(2, status, media), &mut outs);
             run(&mut s, HttpEvent::ResponseBody { tx: Some(2), bytes: body, frame: 3, ts: T }, &mut outs);
             run(&mut s, HttpEvent::ResponseEnd { tx: Some(2), end: MessageEnd::Complete, frame: 3, ts: T }, &mut outs);
-            let Out::Resp(Some(2), got, _) = &outs[2] else { panic!("{outs:?}") };
+            let Out::Resp(Some(2), got, _) = &outs[3] else { panic!("{outs:?}") };
             assert_eq!(got, &want, "{status} {media}");
         }
 
         outs.clear();
         let page = format!("\n  <html>{}", "x".repeat(2 * ERROR_BODY_BYTES));
         run(&mut s, request(3, "POST"), &mut outs);
+        run(&mut s, end_request(3), &mut outs);
         run(&mut s, response(3, 502, "text/html"), &mut outs);
         run(&mut s, HttpEvent::ResponseBody { tx: Some(3), bytes: page.as_bytes(), frame: 3, ts: T }, &mut outs);
         run(&mut s, HttpEvent::ResponseEnd { tx: Some(3), end: MessageEnd::Complete, frame: 3, ts: T }, &mut outs);
-        let Out::Resp(Some(3), Body::Undecodable, Some(text)) = &outs[2] else { panic!("{outs:?}") };
+        let Out::Resp(Some(3), Body::Undecodable, Some(text)) = &outs[3] else { panic!("{outs:?}") };
         assert!(text.markup && !text.blank);
         assert_eq!(text.first_line.chars().count(), crate::stack::exchange::FIRST_LINE_CHARS);
         assert!(text.first_line.starts_with("<html>x"));
@@ -386,25 +569,28 @@ mod tests {
         let (mut s, mut outs) = (RpcStage::new(1 << 20), Vec::new());
         // A POST answered 200 in HTML: nothing for the session stage beyond the head and end.
         run(&mut s, request(1, "POST"), &mut outs);
+        run(&mut s, end_request(1), &mut outs);
         run(&mut s, response(1, 200, "text/html"), &mut outs);
         run(&mut s, HttpEvent::ResponseBody { tx: Some(1), bytes: b"<p>hi</p>", frame: 3, ts: T }, &mut outs);
         run(&mut s, HttpEvent::ResponseEnd { tx: Some(1), end: MessageEnd::Complete, frame: 3, ts: T }, &mut outs);
-        assert_eq!(outs, [Out::Http("request"), Out::Http("response"), Out::Http("response-end")]);
+        assert_eq!(outs, [Out::Http("request"), Out::Http("request-end"), Out::Http("response"), Out::Http("response-end")]);
         // A POST answered 200 in JSON: decoded, not described.
         outs.clear();
         run(&mut s, request(2, "POST"), &mut outs);
+        run(&mut s, end_request(2), &mut outs);
         run(&mut s, response(2, 200, "application/json"), &mut outs);
         run(&mut s, HttpEvent::ResponseBody { tx: Some(2), bytes: CALL, frame: 3, ts: T }, &mut outs);
         run(&mut s, HttpEvent::ResponseEnd { tx: Some(2), end: MessageEnd::Complete, frame: 3, ts: T }, &mut outs);
-        let Out::Resp(Some(2), body, None) = &outs[2] else { panic!("{outs:?}") };
+        let Out::Resp(Some(2), body, None) = &outs[3] else { panic!("{outs:?}") };
         assert_eq!(method_of(body), Some("tools/call"));
         // A GET answered 200 in HTML: described (as blank: its body is not read), never decoded.
         outs.clear();
         run(&mut s, request(3, "GET"), &mut outs);
+        run(&mut s, end_request(3), &mut outs);
         run(&mut s, response(3, 200, "text/html"), &mut outs);
         run(&mut s, HttpEvent::ResponseBody { tx: Some(3), bytes: b"<p>hi</p>", frame: 3, ts: T }, &mut outs);
         run(&mut s, HttpEvent::ResponseEnd { tx: Some(3), end: MessageEnd::Complete, frame: 3, ts: T }, &mut outs);
-        let Out::Resp(Some(3), Body::Empty, Some(text)) = &outs[2] else { panic!("{outs:?}") };
+        let Out::Resp(Some(3), Body::Empty, Some(text)) = &outs[3] else { panic!("{outs:?}") };
         assert!(text.blank);
     }
 
@@ -419,6 +605,7 @@ mod tests {
         run(&mut s, request(2, "POST"), &mut outs);
         run(&mut s, HttpEvent::RequestBody { tx: 2, bytes: CALL, frame: 1, ts: T }, &mut outs);
         run(&mut s, request(3, "POST"), &mut outs);
+        run(&mut s, end_request(3), &mut outs);
         run(&mut s, response(3, 200, "application/json"), &mut outs);
         run(&mut s, HttpEvent::ResponseBody { tx: Some(3), bytes: CALL, frame: 3, ts: T }, &mut outs);
         outs.clear();
