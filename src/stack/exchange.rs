@@ -42,6 +42,24 @@ pub enum Exchange<'a> {
     Close { ts: Timestamp },
 }
 
+impl Exchange<'_> {
+    /// The exchange kept past its packet (an answer held for its request's end): `None` for an HTTP body
+    /// slice, which never leaves the JSON-RPC stage.
+    pub fn into_owned(self) -> Option<Exchange<'static>> {
+        Some(match self {
+            Exchange::Http(ev) => Exchange::Http(ev.into_owned()?),
+            Exchange::Sse { tx, event, payload, frame, ts } => Exchange::Sse { tx, event: event.into_owned(), payload, frame, ts },
+            Exchange::Open { client, server, midstream } => Exchange::Open { client, server, midstream },
+            Exchange::RequestBody { tx, body } => Exchange::RequestBody { tx, body },
+            Exchange::ResponseBody { tx, body, text } => Exchange::ResponseBody { tx, body, text },
+            Exchange::Lost { dir, len, frame } => Exchange::Lost { dir, len, frame },
+            Exchange::Unacked => Exchange::Unacked,
+            Exchange::Ended { dir, reason } => Exchange::Ended { dir, reason },
+            Exchange::Close { ts } => Exchange::Close { ts },
+        })
+    }
+}
+
 /// Error bodies of a type other than `application/json` decoded for JSON-RPC: the first this many bytes.
 pub const ERROR_BODY_BYTES: usize = 4096;
 

@@ -154,40 +154,6 @@ fn response_tx(ev: &HttpEvent<'_>) -> Option<TxId> {
     }
 }
 
-/// An exchange that outlives its packet: `None` for the body slices, which never leave this stage.
-fn owned(x: Exchange<'_>) -> Option<Exchange<'static>> {
-    use HttpEvent as H;
-    Some(match x {
-        Exchange::Http(ev) => Exchange::Http(match ev {
-            H::Request { tx, head, frame, ts } => H::Request { tx, head, frame, ts },
-            H::RequestEnd { tx, end, frame, ts } => H::RequestEnd { tx, end, frame, ts },
-            H::Response { tx, head, frame, ts } => H::Response { tx, head, frame, ts },
-            H::Sse { tx, event, frame, ts } => H::Sse { tx, event: event.into_owned(), frame, ts },
-            H::SseBody { tx, len, frame, ts } => H::SseBody { tx, len, frame, ts },
-            H::SseComment { tx, frame, ts } => H::SseComment { tx, frame, ts },
-            H::SseBlank { tx, frame, ts } => H::SseBlank { tx, frame, ts },
-            H::ResponseEnd { tx, end, frame, ts } => H::ResponseEnd { tx, end, frame, ts },
-            H::ResponseLost { tx, frame, ts } => H::ResponseLost { tx, frame, ts },
-            H::RequestLost { tx, frame, ts } => H::RequestLost { tx, frame, ts },
-            H::Anomaly { kind, frame, ts } => H::Anomaly { kind, frame, ts },
-            H::RequestBodyGap { tx, len, frame, ts } => H::RequestBodyGap { tx, len, frame, ts },
-            H::ResponseBodyGap { tx, len, frame, ts } => H::ResponseBodyGap { tx, len, frame, ts },
-            H::RequestUndecoded { tx, coding, reason, frame, ts } => H::RequestUndecoded { tx, coding, reason, frame, ts },
-            H::ResponseUndecoded { tx, coding, reason, frame, ts } => H::ResponseUndecoded { tx, coding, reason, frame, ts },
-            H::H2Stream { tx, stream, frame, ts } => H::H2Stream { tx, stream, frame, ts },
-            H::RequestBody { .. } | H::ResponseBody { .. } => return None,
-        }),
-        Exchange::Sse { tx, event, payload, frame, ts } => Exchange::Sse { tx, event: event.into_owned(), payload, frame, ts },
-        Exchange::Open { client, server, midstream } => Exchange::Open { client, server, midstream },
-        Exchange::RequestBody { tx, body } => Exchange::RequestBody { tx, body },
-        Exchange::ResponseBody { tx, body, text } => Exchange::ResponseBody { tx, body, text },
-        Exchange::Lost { dir, len, frame } => Exchange::Lost { dir, len, frame },
-        Exchange::Unacked => Exchange::Unacked,
-        Exchange::Ended { dir, reason } => Exchange::Ended { dir, reason },
-        Exchange::Close { ts } => Exchange::Close { ts },
-    })
-}
-
 impl RpcStage {
     pub fn new(max_body: usize) -> RpcStage {
         RpcStage { max_body, requests: Vec::new(), responses: Vec::new(), gets: Vec::new(), held: Vec::new() }
@@ -250,7 +216,7 @@ impl RpcStage {
             self.held.push((t, Vec::new()));
         }
         let mut got = Vec::new();
-        self.step(ev, &mut |x| got.extend(owned(x)));
+        self.step(ev, &mut |x| got.extend(x.into_owned()));
         let full = self.held.iter_mut().find(|(h, _)| *h == t).is_some_and(|(_, q)| {
             q.append(&mut got);
             q.len() >= MAX_HELD

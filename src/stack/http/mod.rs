@@ -566,6 +566,32 @@ pub enum HttpEvent<'a> {
     H2Stream { tx: TxId, stream: u32, frame: u64, ts: Timestamp },
 }
 
+impl HttpEvent<'_> {
+    /// The event kept past its packet: `None` for a body slice, which is read where it lies.
+    pub fn into_owned(self) -> Option<HttpEvent<'static>> {
+        use HttpEvent as H;
+        Some(match self {
+            H::Request { tx, head, frame, ts } => H::Request { tx, head, frame, ts },
+            H::RequestEnd { tx, end, frame, ts } => H::RequestEnd { tx, end, frame, ts },
+            H::Response { tx, head, frame, ts } => H::Response { tx, head, frame, ts },
+            H::Sse { tx, event, frame, ts } => H::Sse { tx, event: event.into_owned(), frame, ts },
+            H::SseBody { tx, len, frame, ts } => H::SseBody { tx, len, frame, ts },
+            H::SseComment { tx, frame, ts } => H::SseComment { tx, frame, ts },
+            H::SseBlank { tx, frame, ts } => H::SseBlank { tx, frame, ts },
+            H::ResponseEnd { tx, end, frame, ts } => H::ResponseEnd { tx, end, frame, ts },
+            H::ResponseLost { tx, frame, ts } => H::ResponseLost { tx, frame, ts },
+            H::RequestLost { tx, frame, ts } => H::RequestLost { tx, frame, ts },
+            H::Anomaly { kind, frame, ts } => H::Anomaly { kind, frame, ts },
+            H::RequestBodyGap { tx, len, frame, ts } => H::RequestBodyGap { tx, len, frame, ts },
+            H::ResponseBodyGap { tx, len, frame, ts } => H::ResponseBodyGap { tx, len, frame, ts },
+            H::RequestUndecoded { tx, coding, reason, frame, ts } => H::RequestUndecoded { tx, coding, reason, frame, ts },
+            H::ResponseUndecoded { tx, coding, reason, frame, ts } => H::ResponseUndecoded { tx, coding, reason, frame, ts },
+            H::H2Stream { tx, stream, frame, ts } => H::H2Stream { tx, stream, frame, ts },
+            H::RequestBody { .. } | H::ResponseBody { .. } => return None,
+        })
+    }
+}
+
 /// Anomaly counters by kind (no allocation).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AnomalyCounts([u64; HttpAnomaly::COUNT]);
