@@ -15,8 +15,8 @@
 //! arrived (a redirect or a refusal decided on the head; RFC 9112 §9.3 lets it), and the body that comes
 //! after is still that request's. Such an early answer is held, in order, until its request ends, so the
 //! session stage judges the request on all of its body before its answer. The hold is bounded
-//! ([`MAX_HELD`]): past it, or when the connection closes, the answer goes on and the request is judged on
-//! what it had sent by then.
+//! ([`MAX_HELD`], [`MAX_HELD_BYTES`], [`MAX_HELD_ANSWERS`]): past it, or when the connection closes, the
+//! answer goes on and the request is judged on what it had sent by then.
 
 use super::exchange::{Body, BodyText, Exchange, ERROR_BODY_BYTES};
 use crate::http::{lossy, HttpEvent, TxId};
@@ -28,6 +28,23 @@ const MAX_OPEN: usize = 256;
 /// Exchanges of one early answer held for its request's end: a redirect or a refusal is a head, a short
 /// body and an end; an answer that goes on streaming while its request does is let through.
 const MAX_HELD: usize = 32;
+
+/// SSE event data held for one early answer, at most (each event may be up to `max_sse_event_bytes`).
+const MAX_HELD_BYTES: usize = 64 << 10;
+
+/// Early answers held at once on a connection: HTTP/1.1 has at most one (the next request cannot begin
+/// before this one's body ends); HTTP/2 streams may each have one. Beyond, an answer is let through.
+const MAX_HELD_ANSWERS: usize = 8;
+
+/// An early answer held for its request's end.
+#[derive(Debug)]
+struct Held {
+    tx: TxId,
+    // ALLOC: owned copies of the answer's few exchanges, bounded by MAX_HELD and MAX_HELD_BYTES
+    queue: Vec<Exchange<'static>>,
+    /// SSE event data in `queue`.
+    bytes: usize,
+}
 
 /// One body being read: fed to the JSON-RPC scanner as its bytes arrive (`jsonrpc::Push`), never gathered
 /// for it; only the text of an error or of a GET's answer is kept, for its description.
@@ -131,10 +148,9 @@ pub struct RpcStage {
     responses: Vec<(Option<TxId>, Gather)>,
     /// GET requests not answered yet: their answer's text is described whatever its status.
     gets: Vec<TxId>,
-    /// Answers that began before their request ended, held for its end, by transaction (at most one per
-    /// request open).
-    // ALLOC: owned copies of an early answer's few exchanges, bounded by MAX_HELD each; empty otherwise
-    held: Vec<(TxId, Vec<Exchange<'static>>)>,
+    /// Answers that began before their request ended, held for its end, in the order they began (at most
+    /// MAX_HELD_ANSWERS; empty but for such answers).
+    held: Vec<Held>,
 }
 
 /// The transaction of an event of the response side.
@@ -193,7 +209,10 @@ impl RpcStage {
         // Nearly always nothing is held and the event is no answer's head: one test each.
         let early = match &ev {
             HttpEvent::Response { tx: Some(t), head, .. } => {
-                head.status >= 200 && self.requests.iter().any(|(r, g)| r == t && g.is_some()) && !self.held.iter().any(|(h, _)| h == t)
+                head.status >= 200
+                    && self.held.len() < MAX_HELD_ANSWERS
+                    && self.requests.iter().any(|(r, g)| r == t && g.is_some())
+                    && !self.held.iter().any(|h| h.tx == *t)
             }
             _ => false,
         };
@@ -208,18 +227,19 @@ impl RpcStage {
     #[cold]
     #[inline(never)]
     fn hold<F: FnMut(Exchange<'_>)>(&mut self, ev: HttpEvent<'_>, early: bool, out: &mut F) {
-        let Some(t) = response_tx(&ev).filter(|t| early || self.held.iter().any(|(h, _)| h == t)) else {
+        let Some(t) = response_tx(&ev).filter(|t| early || self.held.iter().any(|h| h.tx == *t)) else {
             return self.step(ev, out);
         };
         if early {
             // ALLOC: an answer before its request's end, rare (see the module's comment)
-            self.held.push((t, Vec::new()));
+            self.held.push(Held { tx: t, queue: Vec::new(), bytes: 0 });
         }
         let mut got = Vec::new();
         self.step(ev, &mut |x| got.extend(x.into_owned()));
-        let full = self.held.iter_mut().find(|(h, _)| *h == t).is_some_and(|(_, q)| {
-            q.append(&mut got);
-            q.len() >= MAX_HELD
+        let full = self.held.iter_mut().find(|h| h.tx == t).is_some_and(|h| {
+            h.bytes += got.iter().map(|x| if let Exchange::Sse { event, .. } = x { event.data.len() } else { 0 }).sum::<usize>();
+            h.queue.append(&mut got);
+            h.queue.len() >= MAX_HELD || h.bytes > MAX_HELD_BYTES
         });
         if full {
             // An answer that streams on while its request does: the request is judged on what it sent.
@@ -259,6 +279,11 @@ impl RpcStage {
             HttpEvent::Response { tx, ref head, .. } => {
                 // 1xx responses are interim (RFC 9110 §15.2): the final one follows on the same transaction.
                 if head.status >= 200 {
+                    // An answer let through before its request ended (the hold was full): the request is
+                    // judged on what it had sent. A held answer waits for all of it.
+                    if let Some(t) = tx.filter(|t| !self.held.iter().any(|h| h.tx == *t)) {
+                        self.request_done(t, out);
+                    }
                     let get = tx.and_then(|t| self.gets.iter().position(|g| *g == t)).map(|i| self.gets.swap_remove(i)).is_some();
                     let json = head.headers.media_type_is("application/json");
                     let mut keep = if json {
@@ -302,8 +327,8 @@ impl RpcStage {
                 out(Exchange::RequestBody { tx, body: g.decode() });
             }
         }
-        for (_, q) in std::mem::take(&mut self.held) {
-            q.into_iter().for_each(&mut *out);
+        for h in std::mem::take(&mut self.held) {
+            h.queue.into_iter().for_each(&mut *out);
         }
         for (tx, g) in std::mem::take(&mut self.responses) {
             out(g.response(tx));
@@ -312,9 +337,8 @@ impl RpcStage {
 
     /// The answer held for `tx`, if any, goes on.
     fn release<F: FnMut(Exchange<'_>)>(&mut self, tx: TxId, out: &mut F) {
-        if let Some(i) = self.held.iter().position(|(h, _)| *h == tx) {
-            let (_, q) = self.held.swap_remove(i);
-            q.into_iter().for_each(&mut *out);
+        if let Some(i) = self.held.iter().position(|h| h.tx == tx) {
+            self.held.remove(i).queue.into_iter().for_each(&mut *out);
         }
     }
 
@@ -477,6 +501,33 @@ mod tests {
         run(&mut s, end_request(1), &mut outs);
         assert_eq!(outs.len(), 1 + 1 + MAX_HELD + 2, "{outs:?}");
         assert_eq!(outs.last(), Some(&Out::Http("request-end")));
+        // SSE data held is bounded too.
+        outs.clear();
+        run(&mut s, request(5, "POST"), &mut outs);
+        run(&mut s, response(5, 200, "text/event-stream"), &mut outs);
+        let big = vec![b'x'; MAX_HELD_BYTES / 2 + 1];
+        let event = || HttpEvent::Sse { tx: Some(5), event: SseEvent { data: big.as_slice().into(), has_data: true, ..SseEvent::default() }, frame: 4, ts: T };
+        run(&mut s, event(), &mut outs);
+        assert_eq!(outs.len(), 1, "{outs:?}");
+        run(&mut s, event(), &mut outs);
+        assert_eq!(outs[1..], [Out::Http("response"), Out::Sse(Some(Err(()))), Out::Sse(Some(Err(())))]);
+        // So are the answers held at once (HTTP/2 streams): one more is let through, its request judged on
+        // what it had sent.
+        outs.clear();
+        for tx in 10..10 + MAX_HELD_ANSWERS as TxId {
+            run(&mut s, request(tx, "POST"), &mut outs);
+            run(&mut s, response(tx, 307, "text/plain"), &mut outs);
+        }
+        assert_eq!(outs.len(), MAX_HELD_ANSWERS, "{outs:?}");
+        run(&mut s, request(99, "POST"), &mut outs);
+        run(&mut s, HttpEvent::RequestBody { tx: 99, bytes: CALL, frame: 1, ts: T }, &mut outs);
+        run(&mut s, response(99, 307, "text/plain"), &mut outs);
+        assert!(matches!(&outs[MAX_HELD_ANSWERS + 1], Out::Req(99, b) if method_of(b) == Some("tools/call")), "{outs:?}");
+        assert_eq!(outs[MAX_HELD_ANSWERS + 2..], [Out::Http("response")]);
+        for tx in 10..10 + MAX_HELD_ANSWERS as TxId {
+            run(&mut s, end_request(tx), &mut outs);
+        }
+        assert_eq!(outs.len(), MAX_HELD_ANSWERS + 3 + 2 * MAX_HELD_ANSWERS, "{outs:?}");
         // The connection closes with an early answer held: the request as it stands first, then the answer.
         outs.clear();
         run(&mut s, request(2, "POST"), &mut outs);
