@@ -41,6 +41,7 @@ impl McpTracker {
                 || resp.session.as_ref().is_some_and(|k| matches!(k.ident, SessionIdent::McpSessionId(_)));
             let text = event.data_text();
             let param = legacy_param(text.trim()).filter(|_| !in_streamable);
+            let keyed_before = resp.session.clone().filter(|_| param.is_some());
             let evicted = param.and_then(|p| {
                 let key = SessionKey { server, ident: SessionIdent::LegacyParam(p.into()) };
                 resp.session = Some(key.clone());
@@ -57,6 +58,9 @@ impl McpTracker {
             // Counted once the response, borrowed from the connection table, is no longer used.
             if let Some(old) = evicted {
                 self.evicted(old);
+            }
+            if let (Some(before), Some(now)) = (keyed_before, &key) {
+                self.join_announcing_get(&before, now);
             }
             // ALLOC: one path per legacy SSE URL of a server, few in practice
             self.servers.get_or_default(server).sse_paths.insert(get_path.to_string());

@@ -668,7 +668,9 @@ impl McpTracker {
         if s.host.is_empty() {
             s.host = Arc::clone(&info.host);
         }
-        if s.endpoint.is_empty() && info.is_post {
+        // The endpoint is where the session POSTs; a session without a session id is keyed on its endpoint,
+        // which a GET names as well as a POST (a session-less GET refused before any POST).
+        if s.endpoint.is_empty() && (info.is_post || matches!(s.key.ident, SessionIdent::Anonymous { .. })) {
             s.endpoint = info.path.to_string();
         }
         if let Some(e) = info.era {
@@ -934,6 +936,22 @@ impl McpTracker {
     }
 
     /// A session evicted at the session cap (the least recently active one): counted and released.
+    /// An HTTP+SSE GET stream whose head carried an MCP header (the Vercel AI SDK sends
+    /// `MCP-Protocol-Version` on it) was keyed as a session-less exchange before its `endpoint` event named
+    /// its session. The stream is that session's (INCIDENTS.md: tied to the GET stream that announced it):
+    /// the placeholder, when the GET is all it holds, goes, its record joining the session's.
+    fn join_announcing_get(&mut self, before: &SessionKey, now: &SessionKey) {
+        let placeholder = matches!(before.ident, SessionIdent::Anonymous { .. })
+            && self.sessions.get(before).is_some_and(|s| s.exchanges <= 1 && s.era == Era::Unknown);
+        if !placeholder || before == now {
+            return;
+        }
+        let Some(gone) = self.sessions.take(before) else { return };
+        if let (Some(rec), Some(s)) = (self.recorder.as_mut(), self.sessions.get(now)) {
+            rec.merge(&gone, s);
+        }
+    }
+
     fn evicted(&mut self, s: Box<Session>) {
         if let Some(rec) = self.recorder.as_mut() {
             rec.release(&s);

@@ -298,6 +298,35 @@ impl Recorder {
         }
     }
 
+    /// `from` turned out to be part of `into` (an HTTP+SSE GET stream keyed before its `endpoint` event
+    /// named its session): its record joins `into`'s.
+    pub fn merge(&mut self, from: &Session, into: &Session) {
+        let Some(old) = self.records.remove(&*from.unique) else { return };
+        let cap = self.config.max_entries;
+        let Some(r) = self.record(into) else { return };
+        r.first_seen = r.first_seen.min(old.first_seen);
+        r.last_seen = r.last_seen.max(old.last_seen);
+        // The GET came first: its client is the session's.
+        r.client = old.client.or(r.client);
+        r.requests += old.requests;
+        r.resp_json += old.resp_json;
+        r.resp_sse += old.resp_sse;
+        r.resp_other += old.resp_other;
+        for (k, n) in old.streams {
+            *r.streams.entry(k).or_default() += n;
+        }
+        r.fallbacks += old.fallbacks;
+        for (k, n) in old.codings {
+            *r.codings.entry(k).or_default() += n;
+        }
+        if let (Some(t), Some(o)) = (r.timeline.as_mut(), old.timeline) {
+            let room = cap.saturating_sub(t.len());
+            r.timeline_dropped += o.len().saturating_sub(room) as u64;
+            t.extend(o.into_iter().take(room));
+        }
+        r.timeline_dropped += old.timeline_dropped;
+    }
+
     /// Refreshes a session's static fields (era, version) before it is released.
     pub fn release(&mut self, s: &Session) {
         if self.records.contains_key(&*s.unique) {

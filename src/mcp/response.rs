@@ -962,6 +962,36 @@ mod tests {
         assert!(run("/sse").contains(&"MCP-LEGACY-POST-ACCEPTED".to_string()));
     }
 
+    #[test]
+    fn a_legacy_get_stream_with_an_mcp_header_is_its_announced_sessions() {
+        // The Vercel AI SDK's `sse` transport sends MCP-Protocol-Version on its GET (samples/ecosystem/
+        // indie.md): the GET is MCP at its head, keyed session-less until its `endpoint` event names the
+        // session. One session, recorded whole.
+        let run = |headers: &[&str]| {
+            let mut h = Harness::new();
+            h.t.enable_recorder(crate::mcp::record::RecorderConfig { max_records: 10, max_entries: 100, timeline: crate::mcp::record::TimelineScope::All });
+            let c = h.connect("10.0.0.1:40000");
+            let g = h.request(c, "GET", "/sse", headers, "");
+            h.sse(c, g, &[]);
+            h.event_named(c, g, Some("endpoint"), None, "/messages?sessionId=abc");
+            let c2 = h.connect("10.0.0.1:40001");
+            let tx = h.request(c2, "POST", "/messages?sessionId=abc", &[], &initialize(0, "2025-11-25"));
+            h.reply(c2, tx, 202, &[], "Accepted");
+            h.event(c, g, None, &initialized(0, "2025-11-25"));
+            h.finish();
+            let (records, _) = h.t.take_records().unwrap();
+            (h.t.stats().sessions_by_era.clone(), records)
+        };
+        for headers in [&["Accept: text/event-stream"][..], &["Accept: text/event-stream", "MCP-Protocol-Version: 2025-11-25"]] {
+            let (eras, records) = run(headers);
+            assert_eq!(eras.into_iter().collect::<Vec<_>>(), vec![(crate::facts::Era::HttpSse2024, 1)], "{headers:?}");
+            assert_eq!(records.len(), 1, "{records:?}");
+            // With the header, the GET is one of the session's requests, and the first.
+            let with = headers.len() == 2;
+            assert_eq!((records[0].requests, records[0].resp_sse, records[0].client.map(|c| c.port())), if with { (2, 1, Some(40000)) } else { (1, 0, Some(40001)) });
+        }
+    }
+
     /// A POST rejected with `status`, then a GET of `get_path` that is given an `endpoint` event.
     fn fallback(status: u16, get_path: &str) -> Vec<String> {
         let mut h = Harness::new();

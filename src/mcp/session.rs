@@ -429,6 +429,14 @@ impl SessionTable {
         self.bucket_of(key.key_ref()).is_some()
     }
 
+    /// Takes a session out of the table, and its place in the eviction order with it.
+    pub fn take(&mut self, key: &SessionKey) -> Option<Box<Session>> {
+        let s = self.remove(key)?;
+        let seg = if s.lru.protected { &mut self.protected } else { &mut self.probation };
+        seg.remove(&s.lru.key());
+        Some(s)
+    }
+
     /// The session leaves the table in its box: a `Session` is 544 bytes, and the callers only read it.
     fn remove(&mut self, key: &SessionKey) -> Option<Box<Session>> {
         let key = key.key_ref();
