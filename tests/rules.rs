@@ -119,3 +119,24 @@ fn every_rule_references_its_section_of_the_incident_reference() {
         }
     }
 }
+
+/// `rules/README.md` shows each rule's row as a sample's report gives it (`From samples/X:` and a code
+/// block of rule_id, severity, frames, evidence). Each must be a row of that sample's golden report, so an
+/// evidence template changed without its example is caught.
+#[test]
+fn the_rule_catalogues_examples_are_rows_of_the_golden_reports() {
+    let text = std::fs::read_to_string(root().join("rules/README.md")).unwrap();
+    let mut seen = 0;
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let Some(sample) = line.strip_prefix("From `samples/").and_then(|l| l.strip_suffix("`:")) else { continue };
+        assert_eq!((lines.next(), lines.next()), (Some(""), Some("```")), "rules/README.md: the example of {sample}");
+        let example = lines.next().unwrap();
+        let want = &csv_rows(example)[0];
+        let golden = std::fs::read_to_string(root().join(format!("tests/golden/{sample}.csv"))).unwrap();
+        let rows: Vec<Vec<String>> = csv_rows(&golden).into_iter().skip(1).map(|r| vec![r[2].clone(), r[3].clone(), r[11].clone(), r[12].clone()]).collect();
+        assert!(rows.contains(want), "rules/README.md's example from {sample} is no row of its golden report:\n{example}\nrows:\n{rows:#?}");
+        seen += 1;
+    }
+    assert!(seen >= 20, "{seen} examples found in rules/README.md");
+}

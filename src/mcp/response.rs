@@ -475,7 +475,7 @@ impl McpTracker {
                     mentions_session,
                     other_cause: !mentions_session && names_other_cause(&message, code),
                     session_seen_ok: s.seen_ok,
-                    fingerprint: (fingerprint.map(|f| format!("; fingerprint: {f}")).unwrap_or_default()).into(),
+                    fingerprint: fingerprint.unwrap_or_default().into(),
                     on_mcp_endpoint: on_mcp,
                     auth_challenge: resp.auth_challenge,
                     recent_5xx_ms: recent,
