@@ -1,0 +1,37 @@
+// Official TypeScript SDK 1.x server (@modelcontextprotocol/sdk 1.32.2) on express 5 for the indie group's clients:
+// the SDK README's stateful pattern (routeSessions, ../ts_common.mjs: a StreamableHTTPServerTransport per session,
+// sessionIdGenerator randomUUID, no event store, SSE replies) on /mcp, tools add, echo, report, slow_count.
+// --sse serves the legacy HTTP+SSE transport instead: GET /sse (SSEServerTransport, endpoint event naming
+// /messages?sessionId=...), POST /messages.
+//   node ts-server.mjs PORT [--sse]
+import express from 'express';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { registerTools, routeSessions } from '../ts_common.mjs';
+
+const port = Number(process.argv[2] ?? 18900);
+const sse = process.argv.includes('--sse');
+const newServer = () => registerTools(new McpServer({ name: 'indie-ts-server', version: '1.0.0' }), z);
+
+const app = express();
+if (sse) {
+    const transports = {};
+    app.get('/sse', async (req, res) => {
+        const transport = new SSEServerTransport('/messages', res);
+        transports[transport.sessionId] = transport;
+        res.on('close', () => { delete transports[transport.sessionId]; });
+        await newServer().connect(transport);
+    });
+    app.post('/messages', express.json(), async (req, res) => {
+        const transport = transports[req.query.sessionId];
+        if (!transport) { res.status(400).send('No transport found for sessionId'); return; }
+        await transport.handlePostMessage(req, res, req.body);
+    });
+} else {
+    app.use(express.json());
+    routeSessions(app, { StreamableHTTPServerTransport, isInitializeRequest, newServer });
+}
+app.listen(port, '127.0.0.1', () => console.error(`TS SDK server (${sse ? 'HTTP+SSE /sse' : 'Streamable HTTP /mcp'}) on 127.0.0.1:${port}`));
