@@ -62,6 +62,9 @@ const MAX_DEAD: usize = 64;
 /// 5xx times remembered per server endpoint for `recent_5xx_ms`.
 const RECENT_5XX: usize = 32;
 
+/// `resource_metadata` paths kept per server: a server names one, or one per protected resource.
+const MAX_METADATA_PATHS: usize = 16;
+
 /// Counters for the summary.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct McpStats {
@@ -241,6 +244,9 @@ struct ServerState {
     mcp_paths: WireSet<String>,
     /// Paths whose GET served an HTTP+SSE `endpoint` event.
     sse_paths: WireSet<String>,
+    /// Paths a 401's `resource_metadata` named (OAuth protected resource metadata), at most
+    /// [`MAX_METADATA_PATHS`].
+    metadata_paths: WireSet<String>,
     recent_5xx: BTreeMap<String, VecDeque<Timestamp>>,
     gaps: u64,
     missed_bytes: u64,
@@ -1000,9 +1006,32 @@ impl McpTracker {
 }
 
 /// A request is MCP when it carries MCP evidence, or JSON-RPC to a path of the server that carried MCP
-/// (a client's reply to a server request, a 2025-03-26 client that sends no headers).
+/// (a client's reply to a server request, a 2025-03-26 client that sends no headers). An MCP header on a
+/// request for metadata is no evidence: clients send `MCP-Protocol-Version` on OAuth discovery as the
+/// specification asks (2025-06-18 basic/authorization, Server Metadata Discovery), to RFC 8615
+/// `/.well-known/` URIs and to the `resource_metadata` URL a 401 names; counted as MCP, each fetch was a
+/// session of its own (the conformance clients made a dozen).
 fn is_mcp_request(servers: &slots::Slots<SocketAddr, ServerState>, server: SocketAddr, req: &Req) -> bool {
-    req.mcp_evidence() || (req.has_messages() && servers.get(&server).is_some_and(|st| st.mcp_paths.contains(req.path())))
+    let st = servers.get(&server);
+    let path = req.path();
+    let metadata = || path.contains("/.well-known/") || st.is_some_and(|st| st.metadata_paths.contains(path));
+    req.mcp_messages() || (req.mcp_headers() && !metadata()) || (req.has_messages() && st.is_some_and(|st| st.mcp_paths.contains(path)))
+}
+
+/// The path of the `resource_metadata` URL in a `WWW-Authenticate` challenge (RFC 9728 §5.1), if any.
+fn resource_metadata_path(challenge: &str) -> Option<&str> {
+    let at = challenge.to_ascii_lowercase().find("resource_metadata=")?;
+    let value = challenge.get(at + "resource_metadata=".len()..)?;
+    let value = match value.strip_prefix('"') {
+        Some(quoted) => quoted.split('"').next()?,
+        None => value.split([',', ' ']).next()?,
+    };
+    // An absolute URL's path: what follows the authority; a path as it is.
+    let path = match value.split_once("://") {
+        Some((_, rest)) => rest.find('/').and_then(|i| rest.get(i..))?,
+        None => value,
+    };
+    path.split(['?', '#']).next().filter(|p| p.starts_with('/'))
 }
 
 fn context(s: &Session, client: SocketAddr, endpoint: Arc<str>, ts: Timestamp, frames: Vec<u64>) -> FactContext {
@@ -1026,6 +1055,39 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;
     use crate::http::HttpConnection;
+
+    #[test]
+    fn resource_metadata_paths_are_read_from_a_challenge() {
+        for (challenge, want) in [
+            (r#"Bearer resource_metadata="http://127.0.0.1:4000/custom/metadata/location.json""#, Some("/custom/metadata/location.json")),
+            (r#"Bearer error="invalid_token", Resource_Metadata="https://x.example/.well-known/oauth-protected-resource/mcp?a=1""#, Some("/.well-known/oauth-protected-resource/mcp")),
+            ("Bearer resource_metadata=/meta, scope=x", Some("/meta")),
+            (r#"Bearer realm="mcp""#, None),
+            (r#"Bearer resource_metadata="https://x.example""#, None),
+        ] {
+            assert_eq!(resource_metadata_path(challenge), want, "{challenge}");
+        }
+    }
+
+    #[test]
+    fn oauth_metadata_fetched_with_the_mcp_header_is_no_session() {
+        // The conformance clients fetch each discovery document with MCP-Protocol-Version, as the
+        // specification asks (samples/ecosystem/conformance-*-client-*): none of them is an MCP exchange.
+        use crate::mcp::harness::*;
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        let tx = h.post(c, &[V25], &tool_call(1));
+        h.reply(c, tx, 401, &["WWW-Authenticate: Bearer resource_metadata=\"http://127.0.0.1:8000/custom/meta.json\""], "");
+        for path in ["/custom/meta.json", "/.well-known/oauth-authorization-server", "/tenant1/.well-known/openid-configuration"] {
+            let g = h.request(c, "GET", path, &[V25], "");
+            h.json(c, g, &[], r#"{"issuer":"http://127.0.0.1:8000"}"#);
+        }
+        // The same header on the MCP endpoint is evidence, whatever the method.
+        let g = h.request(c, "GET", "/mcp", &[V25, "Accept: text/event-stream"], "");
+        h.reply(c, g, 405, &[], "");
+        h.finish();
+        assert_eq!(h.t.stats().sessions_by_era.values().sum::<u64>(), 1, "{:?}", h.t.stats().sessions_by_era);
+    }
 
     /// Feeds client bytes of one connection through the real HTTP layer into a tracker.
     fn feed(t: &mut McpTracker, h: &mut HttpConnection, conn: ConnId, bytes: &[u8], ts: Timestamp, facts: &mut Vec<Fact>) {

@@ -226,15 +226,18 @@ impl Req {
     /// Carries MCP evidence of its own (INCIDENTS.md "MCP evidence"): an MCP header, an `initialize` with
     /// `protocolVersion` and `clientInfo`, or a method of the MCP method set. Plain JSON-RPC (Ethereum
     /// nodes, LSP bridges) has none.
-    pub(super) fn mcp_evidence(&self) -> bool {
-        self.session_id().is_some()
-            || self.proto_version().is_some()
-            || self.mcp_method().is_some()
-            || self.messages().iter().any(|m| match m {
-                Message::Request { method, params, .. } if method == "initialize" => params.protocol_version.is_some() && params.client_info.is_some(),
-                Message::Request { method, .. } | Message::Notification { method, .. } => is_mcp_method(method),
-                _ => false,
-            })
+    /// An MCP header (INCIDENTS.md, MCP evidence).
+    pub(super) fn mcp_headers(&self) -> bool {
+        self.session_id().is_some() || self.proto_version().is_some() || self.mcp_method().is_some()
+    }
+
+    /// A JSON-RPC message of MCP's (INCIDENTS.md, MCP evidence).
+    pub(super) fn mcp_messages(&self) -> bool {
+        self.messages().iter().any(|m| match m {
+            Message::Request { method, params, .. } if method == "initialize" => params.protocol_version.is_some() && params.client_info.is_some(),
+            Message::Request { method, .. } | Message::Notification { method, .. } => is_mcp_method(method),
+            _ => false,
+        })
     }
 
     pub(super) fn has_messages(&self) -> bool {
