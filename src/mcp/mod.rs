@@ -1014,8 +1014,8 @@ impl McpTracker {
 fn is_mcp_request(servers: &slots::Slots<SocketAddr, ServerState>, server: SocketAddr, req: &Req) -> bool {
     let st = servers.get(&server);
     let path = req.path();
-    let metadata = || path.contains("/.well-known/") || st.is_some_and(|st| st.metadata_paths.contains(path));
-    req.mcp_messages() || (req.mcp_headers() && !metadata()) || (req.has_messages() && st.is_some_and(|st| st.mcp_paths.contains(path)))
+    let metadata = || path.contains("/.well-known/") || st.is_some_and(|st| !st.metadata_paths.is_empty() && st.metadata_paths.contains(path));
+    (req.mcp_headers() && !metadata()) || req.mcp_messages() || (req.has_messages() && st.is_some_and(|st| st.mcp_paths.contains(path)))
 }
 
 /// The path of the `resource_metadata` URL in a `WWW-Authenticate` challenge (RFC 9728 §5.1), if any.

@@ -26,7 +26,7 @@ impl McpTracker {
         let resp_sid = head.headers.get("mcp-session-id").map(str::to_string);
         let server_hdr = server_signature(head);
         let x_accel_no = head.headers.get("x-accel-buffering").is_some_and(|v| v.trim().eq_ignore_ascii_case("no"));
-        if let Some(p) = head.headers.get("www-authenticate").and_then(resource_metadata_path).filter(|_| head.status == 401) {
+        if let Some(p) = (head.status == 401).then(|| head.headers.get("www-authenticate")).flatten().and_then(resource_metadata_path) {
             let paths = &mut self.servers.get_or_default(server).metadata_paths;
             if paths.len() < MAX_METADATA_PATHS && !paths.contains(p) {
                 // ALLOC: a metadata path, at most MAX_METADATA_PATHS per server
