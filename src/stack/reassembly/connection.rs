@@ -343,8 +343,9 @@ impl Connection {
             self.stream_mut(side.other()).peer_ack(seg.ack, ctx);
         }
         if seg.flags.rst {
-            // RFC 9293 §3.5.3: a reset aborts both directions; what is held is flushed first.
-            self.terminate_streams(EndReason::Rst, ctx);
+            // RFC 9293 §3.5.3: a reset aborts both directions; what is held is flushed first. The sender's
+            // direction ends first: the reset is its doing (who closed a stream is read from the first end).
+            self.terminate_streams(EndReason::Rst, side, ctx);
             self.adopt_held_open(ctx);
             return self.close(ctx);
         }
@@ -442,10 +443,10 @@ impl Connection {
     fn terminate_streams<F: FnMut(FlowEvent<'_>) + ?Sized>(
         &mut self,
         reason: EndReason,
+        first: Side,
         ctx: &mut Ctx<'_, F>,
     ) {
-        let client = self.client();
-        for side in [client, client.other()] {
+        for side in [first, first.other()] {
             ctx.dir = self.dir_of(side);
             self.stream_mut(side).terminate(reason, ctx);
         }
@@ -470,7 +471,8 @@ impl Connection {
             return;
         }
         self.prepare(ctx);
-        self.terminate_streams(reason, ctx);
+        let client = self.client();
+        self.terminate_streams(reason, client, ctx);
         self.adopt_held_open(ctx);
         self.close(ctx);
     }
@@ -650,6 +652,8 @@ mod tests {
         check_contract(&ev, true).unwrap();
         let ends: Vec<&Ev> = ev.iter().filter(|e| matches!(e, Ev::End { .. })).collect();
         assert!(ends.iter().all(|e| matches!(e, Ev::End { reason: EndReason::Rst, .. })));
+        // The server sent the reset: its direction ends first.
+        assert!(matches!(ends[..], [Ev::End { dir: ToClient, .. }, Ev::End { dir: ToServer, .. }]), "{ends:?}");
         assert_eq!(ev.last(), Some(&Ev::Close { conn: 0 }));
         assert_eq!(rig.table.open_connections(), 0);
         assert_eq!(rig.table.held_bytes(), 0);
