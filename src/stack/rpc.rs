@@ -12,9 +12,10 @@
 //! kept per transaction.
 //!
 //! A transaction is handed on request first: a server may answer before the request's body has all
-//! arrived (a redirect or a refusal decided on the head; RFC 9112 §9.3 lets it), and the body that comes
-//! after is still that request's. Such an early answer is held, in order, until its request ends, so the
-//! session stage judges the request on all of its body before its answer. The hold is bounded
+//! arrived (a redirect or a refusal decided on the head; RFC 9110 §10.1.1 has a server respond "with a final
+//! status code before reading the entire request content"), and the body that comes after is still that
+//! request's. Such an early answer is held, in order, until its request ends, so the session stage judges
+//! the request on all of its body before its answer. The hold is bounded
 //! ([`MAX_HELD`], [`MAX_HELD_BYTES`], [`MAX_HELD_ANSWERS`]): past it, or when the connection closes, the
 //! answer goes on and the request is judged on what it had sent by then.
 
