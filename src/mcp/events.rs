@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 
+use super::record::{Answer, Asked};
 use super::request::legacy_param;
 use super::response::{reply_delivered, Delivered};
 use super::stream::StreamTrack;
@@ -42,6 +43,7 @@ impl McpTracker {
             let text = event.data_text();
             let param = legacy_param(text.trim()).filter(|_| !in_streamable);
             let keyed_before = resp.session.clone().filter(|_| param.is_some());
+            let unkeyed = resp.session.is_none();
             let evicted = param.and_then(|p| {
                 let key = SessionKey { server, ident: SessionIdent::LegacyParam(p.into()) };
                 resp.session = Some(key.clone());
@@ -55,6 +57,18 @@ impl McpTracker {
                 evicted
             });
             let key = resp.session.clone();
+            // The GET that announced the session is its first exchange: recorded with it, as a GET with an MCP
+            // header already was (it joins below).
+            if let (true, Some(k), Some(rec), Some(req)) = (unkeyed, &key, self.recorder.as_mut(), t.req.as_deref()) {
+                if let Some(s) = self.sessions.get_mut(k) {
+                    if s.host.is_empty() {
+                        s.host = req.host().into();
+                    }
+                    let asked = Asked { ts: req.ts, frame: req.frame, http_method: &req.method_token(), path: &get_path, rpc_method: "", h2_stream: req.h2_stream };
+                    let answer = Answer { ts: st.head_ts, frame: resp.frame, status: resp.status, media: resp.media.as_deref(), coding: None, bodiless: false };
+                    rec.exchange(s, client, asked, answer);
+                }
+            }
             // Counted once the response, borrowed from the connection table, is no longer used.
             if let Some(old) = evicted {
                 self.evicted(old);

@@ -970,10 +970,11 @@ mod tests {
     }
 
     #[test]
-    fn a_legacy_get_stream_with_an_mcp_header_is_its_announced_sessions() {
-        // The Vercel AI SDK's `sse` transport sends MCP-Protocol-Version on its GET (samples/ecosystem/
-        // indie.md): the GET is MCP at its head, keyed session-less until its `endpoint` event names the
-        // session. One session, recorded whole.
+    fn a_legacy_get_stream_is_its_announced_sessions_first_exchange() {
+        // INCIDENTS.md ties an HTTP+SSE session to the GET stream that announced it: the GET is the
+        // session's first exchange, whether it was keyed at its head (the Vercel AI SDK's `sse` transport
+        // sends MCP-Protocol-Version on it, samples/ecosystem/indie.md: a session-less placeholder that
+        // joins) or only by its `endpoint` event. One session, recorded whole.
         let run = |headers: &[&str]| {
             let mut h = Harness::new();
             h.t.enable_recorder(crate::mcp::record::RecorderConfig { max_records: 10, max_entries: 100, timeline: crate::mcp::record::TimelineScope::All });
@@ -993,9 +994,9 @@ mod tests {
             let (eras, records) = run(headers);
             assert_eq!(eras.into_iter().collect::<Vec<_>>(), vec![(crate::facts::Era::HttpSse2024, 1)], "{headers:?}");
             assert_eq!(records.len(), 1, "{records:?}");
-            // With the header, the GET is one of the session's requests, and the first.
-            let with = headers.len() == 2;
-            assert_eq!((records[0].requests, records[0].resp_sse, records[0].client.map(|c| c.port())), if with { (2, 1, Some(40000)) } else { (1, 0, Some(40001)) });
+            // With the header or without, the GET is one of the session's requests, and the first.
+            assert_eq!((records[0].requests, records[0].resp_sse, records[0].client.map(|c| c.port())), (2, 1, Some(40000)), "{headers:?}");
+            assert_eq!(records[0].host, "127.0.0.1:8000", "{headers:?}");
         }
     }
 
