@@ -42,8 +42,9 @@ impl McpTracker {
                 || resp.session.as_ref().is_some_and(|k| matches!(k.ident, SessionIdent::McpSessionId(_)));
             let text = event.data_text();
             let param = legacy_param(text.trim()).filter(|_| !in_streamable);
-            let keyed_before = resp.session.clone().filter(|_| param.is_some());
-            let unkeyed = resp.session.is_none();
+            // What keyed the stream before this event: nothing, or (a GET with an MCP header) a session-less
+            // placeholder that joins the session named here.
+            let before = resp.session.clone();
             let evicted = param.and_then(|p| {
                 let key = SessionKey { server, ident: SessionIdent::LegacyParam(p.into()) };
                 resp.session = Some(key.clone());
@@ -58,8 +59,8 @@ impl McpTracker {
             });
             let key = resp.session.clone();
             // The GET that announced the session is its first exchange: recorded with it, as a GET with an MCP
-            // header already was (it joins below).
-            if let (true, Some(k), Some(rec), Some(req)) = (unkeyed, &key, self.recorder.as_mut(), t.req.as_deref()) {
+            // header already was (it joins below). Its Content-Encoding is not kept past its head: not counted.
+            if let (None, Some(k), Some(rec), Some(req)) = (&before, &key, self.recorder.as_mut(), t.req.as_deref()) {
                 if let Some(s) = self.sessions.get_mut(k) {
                     if s.host.is_empty() {
                         s.host = req.host().into();
@@ -73,8 +74,9 @@ impl McpTracker {
             if let Some(old) = evicted {
                 self.evicted(old);
             }
-            if let (Some(before), Some(now)) = (keyed_before, &key) {
-                self.join_announcing_get(&before, now);
+            // Without a session parameter the key is still `before`, and the join has nothing to do.
+            if let (Some(before), Some(now)) = (&before, &key) {
+                self.join_announcing_get(before, now);
             }
             // ALLOC: one path per legacy SSE URL of a server, few in practice
             self.servers.get_or_default(server).sse_paths.insert(get_path.to_string());
