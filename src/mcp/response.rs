@@ -128,6 +128,15 @@ impl McpTracker {
         // request without one (the Python SDK on a session-less GET), and no session follows it.
         let minted_sid = resp_sid.as_deref().filter(|_| head.status < 400);
         let key = self.session_for(client, server, &info, minted_sid, ts);
+        if initialize && req_sid.is_none() && !legacy_message && head.status >= 400 {
+            // A refused handshake is over: what the client sends next on the endpoint without a session id is
+            // another attempt (the HTTP+SSE GET of a fallback, which its `endpoint` event then names), not
+            // part of this one.
+            let c = self.client_mut(client.ip(), server);
+            c.handshake_seq += 1;
+            // ALLOC: as above, the same entry
+            c.handshakes.insert(path.to_string(), c.handshake_seq);
+        }
         if gapped {
             if let Some(s) = self.sessions.get_mut(&key) {
                 s.gap = true;
@@ -997,6 +1006,30 @@ mod tests {
             // With the header or without, the GET is one of the session's requests, and the first.
             assert_eq!((records[0].requests, records[0].resp_sse, records[0].client.map(|c| c.port())), (2, 1, Some(40000)), "{headers:?}");
             assert_eq!(records[0].host, "127.0.0.1:8000", "{headers:?}");
+        }
+    }
+
+    #[test]
+    fn the_get_of_a_fallback_belongs_to_the_session_it_announces_not_to_the_refused_handshake() {
+        // The Python SDK client's fallback (samples/inc-legacy-fallback.pcap): initialize POSTed to /sse and
+        // refused 405, then GET /sse, whose `endpoint` event names the legacy session. The refused attempt
+        // stays a session of its own (the incident about its answer is its), with that one exchange; the
+        // GET is the legacy session's first, as when no initialize came before it.
+        for status in [405, 404, 500] {
+            let mut h = Harness::new();
+            h.t.enable_recorder(crate::mcp::record::RecorderConfig { max_records: 10, max_entries: 100, timeline: crate::mcp::record::TimelineScope::All });
+            let c = h.connect("10.0.0.1:40000");
+            let tx = h.request(c, "POST", "/sse", &[], &initialize(0, "2025-11-25"));
+            h.reply(c, tx, status, &["Content-Type: text/plain"], "no");
+            let c2 = h.connect("10.0.0.1:40001");
+            let g = h.request(c2, "GET", "/sse", &["Accept: text/event-stream"], "");
+            h.sse(c2, g, &[]);
+            h.event_named(c2, g, Some("endpoint"), None, "/messages/?session_id=abc");
+            h.finish();
+            let (records, _) = h.t.take_records().unwrap();
+            let rows: Vec<(&str, u64, u64, u64, Option<u16>)> =
+                records.iter().map(|r| (r.session_id.as_str(), r.requests, r.resp_sse, r.resp_other, r.client.map(|c| c.port()))).collect();
+            assert_eq!(rows, vec![("-", 1, 0, 1, Some(40000)), ("abc", 1, 1, 0, Some(40001))], "{status}: {records:?}");
         }
     }
 
