@@ -32,13 +32,13 @@ def main() -> None:
         hop[p] = "replica " + "ABCDEFGH"[i] if front != "-" else "server"
     out = tshark(["-r", path, "-T", "fields", "-E", "separator=\t", "-e", "frame.number", "-e", "frame.time_relative",
                   "-e", "tcp.stream", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.flags.str",
-                  "-e", "tcp.len", "-e", "tcp.payload", "-Y", "tcp"])
+                  "-e", "tcp.len", "-e", "tcp.payload", "-e", "tcp.seq", "-Y", "tcp"])
     names = ", ".join(f":{p} = {h}" for p, h in hop.items())
     print(f"# {path}: every hop cleartext HTTP/1.1 ({names}); bytes parsed as they arrive")
     print("# frame  time     tcp  dir  port   hop        what")
-    conns, requests, sessions = {}, [], {}
+    conns, requests, sessions, seen = {}, [], {}, {}
     for line in out.splitlines():
-        num, t, stream, sport, dport, flags, tlen, payload = (line.split("\t") + [""] * 8)[:8]
+        num, t, stream, sport, dport, flags, tlen, payload, seq = (line.split("\t") + [""] * 9)[:9]
         flags = flags.replace("\u00b7", "").strip()
         to_server = dport in hop
         port = dport if to_server else sport
@@ -46,7 +46,16 @@ def main() -> None:
         d = c.setdefault(to_server, H1Direction(to_server, HEADERS, CUT))
         notes = []
         if payload:
-            d.feed(bytes.fromhex(payload), notes)
+            # A segment whose bytes this direction already had (a loopback capture can hold a spurious
+            # retransmission, D-SACKed by the peer) is listed as such, not read again as new HTTP.
+            data, start = bytes.fromhex(payload), int(seq)
+            upto = seen.get((stream, to_server), start)          # relative seq of the next byte not seen yet
+            if start + len(data) <= upto:
+                notes.append(f"TCP retransmission: these {len(data)} bytes were seen before (seq {start}), "
+                             "not parsed again")
+            else:
+                d.feed(data[max(0, upto - start):], notes)
+                seen[(stream, to_server)] = start + len(data)
         if not (payload or any(x in flags for x in ("S", "F", "R"))):
             continue
         words = [w for w, f in (("SYN", "S"), ("ACK", "A"), ("FIN", "F"), ("RST", "R")) if f in flags]
