@@ -1033,6 +1033,26 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_fallback_names_the_host_of_the_get_that_announced_its_session() {
+        // The fallback is raised at the `endpoint` event, before any POST of the new session named a Host:
+        // its row carried an empty host (every fallback sample until this test).
+        for with_recorder in [false, true] {
+            let mut h = Harness::new();
+            if with_recorder {
+                h.t.enable_recorder(crate::mcp::record::RecorderConfig { max_records: 10, max_entries: 100, timeline: crate::mcp::record::TimelineScope::Off });
+            }
+            let c = h.connect("10.0.0.1:40000");
+            let tx = h.request(c, "POST", "/sse", &[], &initialize(0, "2025-11-25"));
+            h.reply(c, tx, 405, &["Content-Type: text/plain"], "no");
+            let g = h.request(c, "GET", "/sse", &["Accept: text/event-stream"], "");
+            h.sse(c, g, &[]);
+            h.event_named(c, g, Some("endpoint"), None, "/messages/?session_id=abc");
+            let hosts: Vec<String> = h.facts_of("fallback").iter().map(|f| f.ctx.host.to_string()).collect();
+            assert_eq!(hosts, vec!["127.0.0.1:8000".to_string()], "recorder {with_recorder}");
+        }
+    }
+
     /// A POST rejected with `status`, then a GET of `get_path` that is given an `endpoint` event.
     fn fallback(status: u16, get_path: &str) -> Vec<String> {
         let mut h = Harness::new();
