@@ -69,9 +69,7 @@ setup() {
     local f
     setup_pysdk
     for f in "${FRAMEWORKS[@]}"; do need_venv "$W/.venv-$f" "$W/requirements-$f.txt"; done
-    if [ ! -f "$W/node_modules/.package-lock.json" ] || [ "$W/package-lock.json" -nt "$W/node_modules/.package-lock.json" ]; then
-        (cd "$W" && npm ci --no-audit --no-fund)
-    fi
+    need_npm "$W"
 }
 
 PY_SERVER=("$SDKPY" "$W/py_server.py")

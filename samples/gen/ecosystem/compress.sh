@@ -59,9 +59,7 @@ setup() {
     need_venv "$W/.venv" "$W/requirements.txt"
     need_venv "$W/.venv-zstd" "$W/requirements-zstd.txt"
     # Installed again whenever the lock file is newer than the install (a pin added since).
-    if [ ! -f "$W/node_modules/.package-lock.json" ] || [ "$W/package-lock.json" -nt "$W/node_modules/.package-lock.json" ]; then
-        (cd "$W" && npm ci --no-audit --no-fund)
-    fi
+    need_npm "$W"
 }
 
 # ts NAME PORT [--json]: the express + compression server, the TS SDK client.

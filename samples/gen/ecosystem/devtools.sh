@@ -46,9 +46,7 @@ mkdir -p "$CAP" "$WIRE" "$RUN"
 setup() {
     need_venv "$GEN/.venv" "$GEN/requirements.txt"
     setup_pysdk
-    if [ ! -f "$W/node_modules/.package-lock.json" ] || [ "$W/package-lock.json" -nt "$W/node_modules/.package-lock.json" ]; then
-        (cd "$W" && npm ci --no-audit --no-fund)
-    fi
+    need_npm "$W"
 }
 
 # The Inspector CLI, offline: its catalog file in RUN (not ~/.mcp-inspector), no telemetry.

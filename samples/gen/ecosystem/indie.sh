@@ -59,9 +59,7 @@ setup() {
     need_venv "$GEN/.venv" "$GEN/requirements.txt"
     setup_pysdk
     need_venv "$W/.venv" "$W/requirements.txt"
-    if [ ! -f "$W/node_modules/.package-lock.json" ] || [ "$W/package-lock.json" -nt "$W/node_modules/.package-lock.json" ]; then
-        (cd "$W" && npm ci --no-audit --no-fund)
-    fi
+    need_npm "$W"
 }
 
 AI_SDK=(node "$W/ai-sdk-client.mjs")

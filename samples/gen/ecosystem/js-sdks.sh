@@ -58,9 +58,7 @@ mkdir -p "$CAP" "$WIRE" "$RUN" "$RUN/mcp-framework-empty"
 setup() {
     need_venv "$GEN/.venv" "$GEN/requirements.txt"
     # Installed again whenever the lock file is newer than the install (a pin added since).
-    if [ ! -f "$W/node_modules/.package-lock.json" ] || [ "$W/package-lock.json" -nt "$W/node_modules/.package-lock.json" ]; then
-        (cd "$W" && npm ci --no-audit --no-fund)
-    fi
+    need_npm "$W"
 }
 
 # scenario NAME PORT MODE PATH SERVER-CMD...: capture_run with the TS SDK client (client.mjs MODE URL).

@@ -29,6 +29,23 @@ need_venv() {
     local dir=$1 reqs=$2 prog=${3:-python}
     [ -x "$dir/bin/$prog" ] || { python3 -m venv "$dir" && "$dir/bin/pip" install -q -r "$reqs"; }
 }
+# need_npm DIR: DIR/node_modules installed from DIR/package-lock.json (`npm ci`) unless it is there already and newer
+# than the lock. Every node_modules is git-ignored beside the scripts that make it.
+need_npm() {
+    local dir=$1
+    if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+        (cd "$dir" && npm ci --no-audit --no-fund)
+    fi
+}
+# free PORT...: wait (max 10 s) until nothing listens on these ports any more (the previous run's processes are
+# signalled by cleanup, not waited for; a server started while they still listen would fail to bind, unseen).
+free() {
+    local p i
+    for p in "$@"; do
+        for i in $(seq 1 100); do timeout 1 bash -c "exec 3<>/dev/tcp/$HOST/$p" 2>/dev/null || break; sleep 0.1; done
+    done
+}
+
 # setup_pysdk: the venv of the sdks group's Python SDK server (sdks/py/sdks_py.py), which other groups' clients
 # are run against.
 setup_pysdk() { need_venv "$ECO/sdks/.venv" "$ECO/sdks/requirements.txt"; }

@@ -60,9 +60,7 @@ setup() {
         -addext "subjectAltName=IP:127.0.0.1" -keyout "$KEY" -out "$CERT" 2>/dev/null; }
     cat "$CERT" "$KEY" >"$W/certs/haproxy.pem"          # HAProxy's `crt` wants certificate and key in one file
     need_venv "$W/.venv" "$W/requirements.txt"
-    if [ ! -f "$W/node_modules/.package-lock.json" ] || [ "$W/package-lock.json" -nt "$W/node_modules/.package-lock.json" ]; then
-        (cd "$W" && npm ci --no-audit --no-fund)
-    fi
+    need_npm "$W"
 }
 
 # keys NAME: the key log of capture NAME (started afresh: it must hold only that capture's TLS sessions).

@@ -67,18 +67,7 @@ mkdir -p "$CAP" "$WIRE" "$RUN"
 
 setup() {
     need_venv "$W/.venv" "$W/requirements.txt"
-    if [ ! -f "$W/node_modules/.package-lock.json" ] || [ "$W/package-lock.json" -nt "$W/node_modules/.package-lock.json" ]; then
-        (cd "$W" && npm ci --no-audit --no-fund)
-    fi
-}
-
-# free PORT...: wait (max 10 s) until nothing listens on these ports any more (the previous run's processes are
-# signalled by cleanup, not waited for; a server started while they still listen would fail to bind, unseen).
-free() {
-    local p i
-    for p in "$@"; do
-        for i in $(seq 1 100); do timeout 1 bash -c "exec 3<>/dev/tcp/$HOST/$p" 2>/dev/null || break; sleep 0.1; done
-    done
+    need_npm "$W"
 }
 
 # replica KIND(py|ts) NAME PORT: one server replica on PORT, up before the capture starts; its pid in LAST_PID.
