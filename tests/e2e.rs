@@ -100,6 +100,16 @@ fn every_sample_at_once_gives_the_same_reports_on_any_number_of_workers() {
     let one = analyse("1");
     let rows = csv_rows(&one.0).len();
     assert!(rows > 100 && one.1.lines().count() > 300, "{rows} rows, {} sessions", one.1.lines().count());
+    // The summary counts the sessions the inventory lists, no more (a stateless probe's key, left empty when
+    // its answer minted a session id, was counted as a session of its own).
+    let counted: usize = one
+        .2
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("mcp:"))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no session count in the summary:\n{}", one.2));
+    assert_eq!(counted, csv_rows(&one.1).len() - 1, "summary against inventory:\n{}", one.2);
     for n in ["2", "3", "8"] {
         let (csv, sessions, summary) = analyse(n);
         assert_eq!(one.0, csv, "CSV differs on {n} workers");

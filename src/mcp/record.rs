@@ -186,7 +186,9 @@ impl Recorder {
         if r.endpoint.is_empty() {
             r.endpoint.clone_from(&s.endpoint);
         }
-        if r.era == Era::Unknown {
+        // The session's era is its latest word: a handshake after a 2026-07-28 probe makes it a 2025 session
+        // (INCIDENTS.md "era"), and the record must not keep the probe's.
+        if s.era != Era::Unknown {
             r.era = s.era;
         }
         if s.version.is_some() && r.version.as_deref() != s.version.as_deref() {

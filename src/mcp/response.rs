@@ -128,6 +128,9 @@ impl McpTracker {
         // request without one (the Python SDK on a session-less GET), and no session follows it.
         let minted_sid = resp_sid.as_deref().filter(|_| head.status < 400);
         let key = self.session_for(client, server, &info, minted_sid, ts);
+        if req_sid.is_none() && minted_sid.is_some() && !initialize {
+            self.probe_keyed_by_its_answer(client, server, &info, &key, &snapshot_ids);
+        }
         if initialize && req_sid.is_none() && !legacy_message && head.status >= 400 {
             // A refused handshake is over: what the client sends next on the endpoint without a session id is
             // another attempt (the HTTP+SSE GET of a fallback, which its `endpoint` event then names), not
@@ -339,6 +342,28 @@ impl McpTracker {
         }
         if let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) {
             t.resp = Some(resp);
+        }
+    }
+
+    /// A request without a session id was keyed at its end on what it carried (client, server, endpoint: a
+    /// stateless probe such as `server/discover`), and its answer mints a session id, which keys it now. The
+    /// key it had is no session of its own when nothing else was sent on it: the request's ids move to the
+    /// minted session, and the empty key leaves the table uncounted (the summary counted it as a session no
+    /// inventory row showed).
+    fn probe_keyed_by_its_answer(&mut self, client: SocketAddr, server: SocketAddr, info: &request::KeyInfo, now: &SessionKey, ids: &[crate::jsonrpc::Id]) {
+        let before = self.key_ref(client, server, info, None);
+        let only_this = self
+            .sessions
+            .get(&before)
+            .is_some_and(|s| s.key != *now && s.exchanges == 0 && s.outstanding.keys().all(|id| ids.contains(id)));
+        if !only_this {
+            return;
+        }
+        let before = before.to_owned_key();
+        self.sessions.take(&before);
+        let cap = self.limits.max_pending_per_session.saturating_mul(4);
+        if let Some(s) = self.sessions.get_mut(now) {
+            s.request_sent(ids, cap);
         }
     }
 
@@ -1031,6 +1056,30 @@ mod tests {
                 records.iter().map(|r| (r.session_id.as_str(), r.requests, r.resp_sse, r.resp_other, r.client.map(|c| c.port()))).collect();
             assert_eq!(rows, vec![("-", 1, 0, 1, Some(40000)), ("abc", 1, 1, 0, Some(40001))], "{status}: {records:?}");
         }
+    }
+
+    #[test]
+    fn a_handshake_after_a_minted_2026_probe_is_one_2025_session_in_the_inventory_and_the_summary() {
+        // The conformance suite's Python client (samples/ecosystem/conformance-0.1.16-py-client-2025-11-25.pcap):
+        // `server/discover` without a session id, answered with a minted one, then `initialize` with that id.
+        // One session, a 2025 one by its handshake (INCIDENTS.md "era"): the inventory kept the probe's era,
+        // and the summary counted a second, empty session, the anonymous key the probe had at its request.
+        let mut h = Harness::new();
+        h.t.enable_recorder(crate::mcp::record::RecorderConfig { max_records: 10, max_entries: 100, timeline: crate::mcp::record::TimelineScope::Off });
+        let c = h.connect("10.0.0.1:40000");
+        let tx = h.post(c, &["MCP-Protocol-Version: 2026-07-28"], &call(1, "server/discover", "{}"));
+        h.json(c, tx, &[SID], &result(1, r#"{"supportedVersions":["2026-07-28"]}"#));
+        let tx = h.post(c, &[SID], &initialize(2, "2025-11-25"));
+        h.json(c, tx, &[SID], &initialized(2, "2025-03-26"));
+        let tx = h.post(c, &[SID, "MCP-Protocol-Version: 2025-03-26"], &tool_call(3));
+        h.json(c, tx, &[SID], &tool_result(3));
+        h.finish();
+        let eras: Vec<(crate::facts::Era, u64)> = h.t.stats().sessions_by_era.clone().into_iter().collect();
+        assert_eq!(eras, vec![(crate::facts::Era::Streamable2025, 1)]);
+        let (records, _) = h.t.take_records().unwrap();
+        let rows: Vec<(&str, crate::facts::Era, Option<&str>, u64)> =
+            records.iter().map(|r| (r.session_id.as_str(), r.era, r.version.as_deref(), r.requests)).collect();
+        assert_eq!(rows, vec![("aaaa", crate::facts::Era::Streamable2025, Some("2025-03-26"), 3)]);
     }
 
     #[test]
