@@ -56,8 +56,6 @@ DESCRIBE=()                                             # set per scenario: wire
 # shellcheck source=lib.sh
 . "$ECO/lib.sh"                                         # bg, server, run, capture_start/stop, run_scenarios
 mkdir -p "$CAP" "$WIRE" "$RUN"
-GUARD_PID=""                                            # the offline guard's tcpdump (agents below)
-trap 'cleanup; [ -z "$GUARD_PID" ] || kill -INT "$GUARD_PID" 2>/dev/null || true' EXIT
 
 SDKPY="$ECO/sdks/.venv/bin/python"                      # mcp 2.3.0: the Python SDK server; also runs wire.py
 FRAMEWORKS=(langchain pydantic-ai openai-agents mcp-use)
@@ -82,25 +80,13 @@ py() { echo "$W/.venv-$1/bin/python"; }                 # py FRAMEWORK: that fra
 # model API would show there. The guard's packets are listed as a warning, not a failure: another program's traffic
 # on this machine (a package download) lands there too.
 agents() {
-    local name=$1 port=$2 guard n
+    local name=$1 port=$2
     shift 2
     DESCRIBE=("$SDKPY" "$W/wire.py" - "$port")
-    guard="$RUN/offline-$name.pcap"
-    tcpdump -i any -s 0 -U -w "$guard" \
-        "not (src host 127.0.0.1 and dst host 127.0.0.1) and not (ip6 src host ::1 and ip6 dst host ::1) and not arp" \
-        2>"$RUN/offline-$name.log" &
-    GUARD_PID=$!
-    wait_capturing "$RUN/offline-$name.log"
+    guard_start "$name"
     capture_run "$name" "$port" "$@"
     sleep 1
-    kill -INT "$GUARD_PID"; wait "$GUARD_PID" 2>/dev/null || true; GUARD_PID=""
-    n=$(tcpdump -r "$guard" 2>/dev/null | wc -l)
-    if [ "$n" -eq 0 ]; then
-        echo "   offline guard: no packet but 127.0.0.1 <-> 127.0.0.1 during the scenario"
-    else
-        echo "   OFFLINE GUARD: $n other packets during $name (whose? see $guard):" >&2
-        tcpdump -nr "$guard" 2>/dev/null | head -5 | sed "s/^/   guard: /" >&2
-    fi
+    guard_stop "$name"
 }
 
 # --------------------------------------------------------------------------------------------- scenarios

@@ -11,7 +11,30 @@ cleanup() {
     for p in "${PIDS[@]:-}"; do [ -n "$p" ] && { kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; }; done
     PIDS=()
 }
-trap cleanup EXIT
+trap 'cleanup; [ -z "$GUARD_PID" ] || kill -INT "$GUARD_PID" 2>/dev/null || true' EXIT
+
+# guard_start NAME / guard_stop NAME: a second tcpdump, on every interface, of every packet that is not loopback to
+# loopback, for the whole of a scenario whose programs might reach out (a framework's update check, a browser's
+# background requests); guard_stop says whether it saw any. The EXIT trap stops a guard left running.
+GUARD_PID=""
+guard_start() {
+    tcpdump -i any -s 0 -U -w "$RUN/offline-$1.pcap" \
+        "not (src host 127.0.0.1 and dst host 127.0.0.1) and not (ip6 src host ::1 and ip6 dst host ::1) and not arp" \
+        2>"$RUN/offline-$1.log" &
+    GUARD_PID=$!
+    wait_capturing "$RUN/offline-$1.log"
+}
+guard_stop() {
+    local guard="$RUN/offline-$1.pcap" n
+    kill -INT "$GUARD_PID"; wait "$GUARD_PID" 2>/dev/null || true; GUARD_PID=""
+    n=$(tcpdump -r "$guard" 2>/dev/null | wc -l)
+    if [ "$n" -eq 0 ]; then
+        echo "   offline guard: no packet but 127.0.0.1 <-> 127.0.0.1 during the scenario"
+    else
+        echo "   OFFLINE GUARD: $n other packets during $1 (whose? see $guard):" >&2
+        tcpdump -nr "$guard" 2>/dev/null | head -5 | sed "s/^/   guard: /" >&2 || true   # head may cut tcpdump off
+    fi
+}
 
 # bg NAME CMD...: start CMD in its own process group (so its children die with it), log to RUN/NAME.log.
 bg() {

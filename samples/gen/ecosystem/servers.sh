@@ -62,8 +62,6 @@ DESCRIBE=()                                             # set per scenario: wire
 # shellcheck source=lib.sh
 . "$ECO/lib.sh"                                         # bg, server, run, need_npm, free, capture_start/stop, run_scenarios
 mkdir -p "$CAP" "$WIRE" "$RUN"
-GUARD_PID=""                                            # the offline guard's tcpdump (servers below)
-trap 'cleanup; [ -z "$GUARD_PID" ] || kill -INT "$GUARD_PID" 2>/dev/null || true' EXIT
 
 SDKPY="$ECO/sdks/.venv/bin/python"                      # mcp 2.3.0: the Python SDK client; also runs wire.py
 NM="$W/node_modules"
@@ -119,7 +117,7 @@ GIT_SERVER=(MCP_TRANSPORT_TYPE=http GIT_SIGN_COMMITS=false node "$NM/@cyanheads/
 # 127.0.0.1 <-> 127.0.0.1 (or ::1 <-> ::1): DNS, a browser's background requests, telemetry would show there. The
 # guard's packets are listed as a warning, not a failure: another program's traffic on this machine lands there too.
 servers() {
-    local name=$1 port=$2 guard n
+    local name=$1 port=$2
     shift 2
     free "$port" "$PAGE_PORT"                          # the previous scenario's processes are signalled, not waited for
     if [ "$1" = "--page" ]; then
@@ -127,22 +125,10 @@ servers() {
         server "$name-page" "$PAGE_PORT" "$SDKPY" -m http.server "$PAGE_PORT" --bind "$HOST" --directory "$FIX/www"
     fi
     DESCRIBE=("$SDKPY" "$W/wire.py" - "$port")
-    guard="$RUN/offline-$name.pcap"
-    tcpdump -i any -s 0 -U -w "$guard" \
-        "not (src host 127.0.0.1 and dst host 127.0.0.1) and not (ip6 src host ::1 and ip6 dst host ::1) and not arp" \
-        2>"$RUN/offline-$name.log" &
-    GUARD_PID=$!
-    wait_capturing "$RUN/offline-$name.log"
+    guard_start "$name"
     capture_run "$name" "$port" "$@"
     sleep 1
-    kill -INT "$GUARD_PID"; wait "$GUARD_PID" 2>/dev/null || true; GUARD_PID=""
-    n=$(tcpdump -r "$guard" 2>/dev/null | wc -l)
-    if [ "$n" -eq 0 ]; then
-        echo "   offline guard: no packet but 127.0.0.1 <-> 127.0.0.1 during the scenario"
-    else
-        echo "   OFFLINE GUARD: $n other packets during $name (whose? see $guard):" >&2
-        tcpdump -nr "$guard" 2>/dev/null | head -5 | sed "s/^/   guard: /" >&2 || true   # head may cut tcpdump off
-    fi
+    guard_stop "$name"
 }
 
 # --------------------------------------------------------------------------------------------- scenarios

@@ -1,0 +1,45 @@
+"""The official Python SDK client (mcp 2.3.0, the sdks group's venv) of the relays group, pointed at an intermediary.
+
+    python py_client.py URL [--mode legacy|auto]
+
+`Client(url, mode=MODE)` over its default httpx2 client (HTTP/1.1; a new connection for each SSE-answered request):
+legacy (the default here) is the classic initialize handshake, a stateful session with its standalone GET stream;
+auto is the SDK's own default (2026-07-28 `server/discover` first, stateless where the server speaks it). Then
+tools/list, add(1,2), echo("hello"), slow_count(3) with a progress callback (so a progressToken), add(40,2), 0.1 s
+apart (../pysdk_tools.py `exercise`), and close (a legacy session sends DELETE). Each request times out after 10 s
+(the SDK's read timeout is set so: a buffering intermediary may hold a reply back), the whole run after 30 s. When
+the SDK raises, the exception is logged and the run ends there: no retry, no new session.
+"""
+
+import argparse
+import asyncio
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pysdk_tools import CALLS, exercise, log  # noqa: E402  (../pysdk_tools.py)
+
+
+async def main(url: str, mode: str) -> None:
+    from mcp.client.client import Client
+
+    try:
+        async with asyncio.timeout(30):
+            async with Client(url, mode=mode, read_timeout_seconds=10) as client:
+                await exercise(client, CALLS)
+        log("closed")
+    except BaseException as e:  # noqa: BLE001 - what the SDK raised is the point; the run ends here
+        def leaves(x):
+            return [y for z in x.exceptions for y in leaves(z)] if isinstance(x, BaseExceptionGroup) else [x]
+
+        for x in leaves(e):
+            log("the SDK raised:", type(x).__name__, str(x)[:300])
+        log("run ended after the SDK raised (no retry, no new session)")
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("url")
+    p.add_argument("--mode", default="legacy", choices=["legacy", "auto"])
+    a = p.parse_args()
+    asyncio.run(main(a.url, a.mode))
