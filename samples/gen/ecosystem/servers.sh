@@ -41,7 +41,7 @@
 # Chromium looks up Google hosts despite Playwright's switches: servers/playwright-offline.json (--config) maps every
 # host name to NOTFOUND inside the browser (see PLAYWRIGHT below).
 #
-# Needs root (tcpdump), tcpdump, tshark (servers/wire.py, which imports replicas/wire.py by path), python3 with venv,
+# Needs root (tcpdump), tcpdump, tshark (agents/wire.py, the agents group's listing), python3 with venv,
 # node 20 + npm, git, and Debian's chromium (`apt-get install -y chromium`; @playwright/mcp runs it through
 # --executable-path, no browser is downloaded). First use makes the sdks group's venv sdks/.venv (the Python SDK 2.3.0
 # client, also runs wire.py and the page server), servers/.venv-markitdown from servers/requirements-markitdown.txt,
@@ -112,7 +112,7 @@ MARKITDOWN="$W/.venv-markitdown/bin/markitdown-mcp"
 GIT_SERVER=(MCP_TRANSPORT_TYPE=http GIT_SIGN_COMMITS=false node "$NM/@cyanheads/git-mcp-server/dist/index.js")
 
 # servers NAME PORT [--page] SERVER-CMD... -- CLIENT-CMD...: lib.sh capture_run (server up on PORT, capture of that
-# port, one bounded client run, stop, listing by servers/wire.py), with --page the local page server on PAGE_PORT
+# port, one bounded client run, stop, listing by agents/wire.py), with --page the local page server on PAGE_PORT
 # first (outside the capture), and a guard capture for the whole scenario of every packet that is not
 # 127.0.0.1 <-> 127.0.0.1 (or ::1 <-> ::1): DNS, a browser's background requests, telemetry would show there. The
 # guard's packets are listed as a warning, not a failure: another program's traffic on this machine lands there too.
@@ -124,7 +124,7 @@ servers() {
         shift
         server "$name-page" "$PAGE_PORT" "$SDKPY" -m http.server "$PAGE_PORT" --bind "$HOST" --directory "$FIX/www"
     fi
-    DESCRIBE=("$SDKPY" "$W/wire.py" - "$port")
+    DESCRIBE=("$SDKPY" "$ECO/agents/wire.py" - "$port")
     guard_start "$name"
     capture_run "$name" "$port" "$@"
     sleep 1

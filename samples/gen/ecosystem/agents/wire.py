@@ -1,6 +1,6 @@
-"""Listing of an agents capture (samples/gen/ecosystem/agents.sh): the replicas group's listing (../replicas/wire.py,
+"""Listing of an agents, servers or relays capture (samples/gen/ecosystem/{agents,servers,relays}.sh): the replicas group's listing (../replicas/wire.py,
 imported from its path, not copied), whose message-head fields here add `mcp-method`, `mcp-name` (2026-07-28 clients
-send them) and `user-agent` (which HTTP client a framework runs on):
+send them) and `user-agent` (which HTTP client is talking):
 
     python wire.py - SERVER-PORT CAPTURE.pcap
 

@@ -1,8 +1,8 @@
-"""Listing of a relays capture (samples/gen/ecosystem/relays.sh): the replicas group's listing (../replicas/wire.py,
-imported from its path, not copied), whose message-head fields here add `mcp-method`, `mcp-name` (2026-07-28 clients
-send them) and `user-agent` (which HTTP client each hop runs on), and whose hop names here say what the hops are: the
-FRONT-PORT is the intermediary ("front": mitmproxy, mcpo, the FastMCP proxy), the one BACKEND-PORT the Python SDK
-server behind it ("backend"; replicas/wire.py calls it "replica A", the only change made to its output):
+"""Listing of a relays capture (samples/gen/ecosystem/relays.sh): the agents group's listing (../agents/wire.py:
+../replicas/wire.py with `mcp-method`, `mcp-name` and `user-agent` among the head fields, imported from its path, not
+copied), whose hop names here say what the hops are: the FRONT-PORT is the intermediary ("front": mitmproxy, mcpo,
+the FastMCP proxy), the one BACKEND-PORT the Python SDK server behind it ("backend"; replicas/wire.py calls it
+"replica A", the only change made to its output):
 
     python wire.py FRONT-PORT BACKEND-PORT CAPTURE.pcap
 
@@ -16,11 +16,10 @@ import importlib.util
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("replicas_wire", os.path.join(HERE, "..", "replicas", "wire.py"))
-wire = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(wire)
-
-wire.HEADERS = wire.HEADERS + ("mcp-method", "mcp-name", "user-agent")
+spec = importlib.util.spec_from_file_location("agents_wire", os.path.join(HERE, "..", "agents", "wire.py"))
+agents = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(agents)
+wire = agents.wire  # replicas/wire.py, with the agents group's head fields
 
 
 def _print(*args, **kwargs):
