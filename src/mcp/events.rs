@@ -58,17 +58,16 @@ impl McpTracker {
                 evicted
             });
             let key = resp.session.clone();
-            // The session's Host is the GET's until a POST names one: the incidents raised at this event
-            // (a fallback) carry it.
-            if let (Some(k), Some(req)) = (&key, t.req.as_deref()) {
-                if let Some(s) = self.sessions.get_mut(k).filter(|s| s.host.is_empty()) {
+            if let (Some(s), Some(req)) = (key.as_ref().and_then(|k| self.sessions.get_mut(k)), t.req.as_deref()) {
+                // The session's Host is the GET's until a POST names one: the incidents raised at this event
+                // (a fallback) carry it.
+                if s.host.is_empty() {
                     s.host = req.host().into();
                 }
-            }
-            // The GET that announced the session is its first exchange: recorded with it, as a GET with an MCP
-            // header already was (it joins below). Its Content-Encoding is not kept past its head: not counted.
-            if let (None, Some(k), Some(rec), Some(req)) = (&before, &key, self.recorder.as_mut(), t.req.as_deref()) {
-                if let Some(s) = self.sessions.get_mut(k) {
+                // The GET that announced the session is its first exchange: recorded with it, as a GET with an
+                // MCP header already was (it joins below). Its Content-Encoding is not kept past its head: not
+                // counted.
+                if let (None, Some(rec)) = (&before, self.recorder.as_mut()) {
                     let asked = Asked { ts: req.ts, frame: req.frame, http_method: &req.method_token(), path: &get_path, rpc_method: "", h2_stream: req.h2_stream };
                     let answer = Answer { ts: st.head_ts, frame: resp.frame, status: resp.status, media: resp.media.as_deref(), coding: None, bodiless: false };
                     rec.exchange(s, client, asked, answer);

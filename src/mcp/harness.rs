@@ -65,6 +65,18 @@ impl Harness {
         Harness { t, rpc: HashMap::new(), rules, facts: Vec::new(), frame: 0, now: Timestamp::from_secs_micros(1_000, 0), next_tx: 0, next_conn: 0 }
     }
 
+    /// The built-in rules, with every session recorded for the inventory (timelines included).
+    pub fn recording() -> Harness {
+        let mut h = Harness::new();
+        h.t.enable_recorder(crate::mcp::record::RecorderConfig { max_records: 10, max_entries: 100, timeline: crate::mcp::record::TimelineScope::All });
+        h
+    }
+
+    /// The inventory's records of a [`Harness::recording`], in report order (after [`Harness::finish`]).
+    pub fn records(&mut self) -> Vec<crate::mcp::record::SessionRecord> {
+        self.t.take_records().map(|(r, _)| r).expect("a recording harness")
+    }
+
     /// A new TCP connection from `client` (`ip:port`) to [`SERVER`].
     pub fn connect(&mut self, client: &str) -> ConnId {
         self.open(client, false)

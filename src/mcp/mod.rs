@@ -237,6 +237,15 @@ struct ClientState {
     server_loss: bool,
 }
 
+impl ClientState {
+    /// What the client sends next on `path` without a session id belongs to a new handshake.
+    fn next_handshake(&mut self, path: &str) {
+        self.handshake_seq += 1;
+        // ALLOC: one handshake serial per endpoint of a client, few in practice
+        self.handshakes.insert(path.to_string(), self.handshake_seq);
+    }
+}
+
 /// What the classifier keeps per server address.
 #[derive(Debug, Default)]
 struct ServerState {
@@ -941,23 +950,36 @@ impl McpTracker {
         }
     }
 
-    /// A session evicted at the session cap (the least recently active one): counted and released.
     /// An HTTP+SSE GET stream whose head carried an MCP header (the Vercel AI SDK sends
     /// `MCP-Protocol-Version` on it) was keyed as a session-less exchange before its `endpoint` event named
     /// its session. The stream is that session's (INCIDENTS.md: tied to the GET stream that announced it):
-    /// the placeholder, when the GET is all it holds, goes, its record joining the session's.
+    /// the placeholder, when the GET is all it holds, joins it.
     fn join_announcing_get(&mut self, before: &SessionKey, now: &SessionKey) {
         let placeholder = matches!(before.ident, SessionIdent::Anonymous { .. })
             && self.sessions.get(before).is_some_and(|s| s.exchanges <= 1 && s.era == Era::Unknown);
-        if !placeholder || before == now {
-            return;
+        if placeholder && before != now {
+            self.absorb(before, now);
         }
+    }
+
+    /// The session keyed `before` turned out to be part of `now`'s (a key an exchange had before what
+    /// followed named its session): it leaves the table uncounted, and what it still owed and its record
+    /// go to `now`.
+    fn absorb(&mut self, before: &SessionKey, now: &SessionKey) {
         let Some(gone) = self.sessions.take(before) else { return };
-        if let (Some(rec), Some(s)) = (self.recorder.as_mut(), self.sessions.get(now)) {
+        let cap = self.limits.max_pending_per_session.saturating_mul(4);
+        let Some(s) = self.sessions.get_mut(now) else { return };
+        if !gone.outstanding.is_empty() {
+            // ALLOC: the ids of the one request a probe's key held, rare
+            let owed: Vec<crate::jsonrpc::Id> = gone.outstanding.keys().cloned().collect();
+            s.request_sent(&owed, cap);
+        }
+        if let Some(rec) = self.recorder.as_mut() {
             rec.merge(&gone, s);
         }
     }
 
+    /// A session evicted at the session cap (the least recently active one): counted and released.
     fn evicted(&mut self, s: Box<Session>) {
         if let Some(rec) = self.recorder.as_mut() {
             rec.release(&s);

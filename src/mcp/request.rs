@@ -223,15 +223,14 @@ impl Req {
             })
     }
 
-    /// Carries MCP evidence of its own (INCIDENTS.md "MCP evidence"): an MCP header, an `initialize` with
-    /// `protocolVersion` and `clientInfo`, or a method of the MCP method set. Plain JSON-RPC (Ethereum
-    /// nodes, LSP bridges) has none.
-    /// An MCP header (INCIDENTS.md, MCP evidence).
+    /// MCP evidence of its own (INCIDENTS.md "MCP evidence") is an MCP header (this), or an MCP message
+    /// ([`Req::mcp_messages`]); plain JSON-RPC (Ethereum nodes, LSP bridges) has neither. The two are asked
+    /// apart because a header on a metadata fetch is no evidence (`is_mcp_request`).
     pub(super) fn mcp_headers(&self) -> bool {
         self.session_id().is_some() || self.proto_version().is_some() || self.mcp_method().is_some()
     }
 
-    /// A JSON-RPC message of MCP's (INCIDENTS.md, MCP evidence).
+    /// An `initialize` with `protocolVersion` and `clientInfo`, or a method of the MCP method set.
     pub(super) fn mcp_messages(&self) -> bool {
         self.messages().iter().any(|m| match m {
             Message::Request { method, params, .. } if method == "initialize" => params.protocol_version.is_some() && params.client_info.is_some(),

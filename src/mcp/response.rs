@@ -119,10 +119,7 @@ impl McpTracker {
         }
         if initialize && req_sid.is_none() && resp_sid.is_none() && !legacy_message {
             // A server that mints no session id: this handshake starts an anonymous session of its own.
-            let c = self.client_mut(client.ip(), server);
-            c.handshake_seq += 1;
-            // ALLOC: one handshake serial per endpoint of a client, few in practice
-            c.handshakes.insert(path.to_string(), c.handshake_seq);
+            self.client_mut(client.ip(), server).next_handshake(&path);
         }
         // A session id on an error answer keys nothing: some servers stamp a fresh id on every 400 to a
         // request without one (the Python SDK on a session-less GET), and no session follows it.
@@ -135,10 +132,7 @@ impl McpTracker {
             // A refused handshake is over: what the client sends next on the endpoint without a session id is
             // another attempt (the HTTP+SSE GET of a fallback, which its `endpoint` event then names), not
             // part of this one.
-            let c = self.client_mut(client.ip(), server);
-            c.handshake_seq += 1;
-            // ALLOC: as above, the same entry
-            c.handshakes.insert(path.to_string(), c.handshake_seq);
+            self.client_mut(client.ip(), server).next_handshake(&path);
         }
         if gapped {
             if let Some(s) = self.sessions.get_mut(&key) {
@@ -347,23 +341,18 @@ impl McpTracker {
 
     /// A request without a session id was keyed at its end on what it carried (client, server, endpoint: a
     /// stateless probe such as `server/discover`), and its answer mints a session id, which keys it now. The
-    /// key it had is no session of its own when nothing else was sent on it: the request's ids move to the
-    /// minted session, and the empty key leaves the table uncounted (the summary counted it as a session no
-    /// inventory row showed).
+    /// key it had is no session of its own when nothing else was sent on it: it joins the minted session
+    /// (the summary counted it as a session no inventory row showed).
     fn probe_keyed_by_its_answer(&mut self, client: SocketAddr, server: SocketAddr, info: &request::KeyInfo, now: &SessionKey, ids: &[crate::jsonrpc::Id]) {
         let before = self.key_ref(client, server, info, None);
+        // Nothing answered on it, and nothing owed but this request's ids, which `now` owes from here on.
         let only_this = self
             .sessions
             .get(&before)
             .is_some_and(|s| s.key != *now && s.exchanges == 0 && s.outstanding.keys().all(|id| ids.contains(id)));
-        if !only_this {
-            return;
-        }
-        let before = before.to_owned_key();
-        self.sessions.take(&before);
-        let cap = self.limits.max_pending_per_session.saturating_mul(4);
-        if let Some(s) = self.sessions.get_mut(now) {
-            s.request_sent(ids, cap);
+        if only_this {
+            let before = before.to_owned_key();
+            self.absorb(&before, now);
         }
     }
 
@@ -902,7 +891,6 @@ mod tests {
         assert!(h.alarms().contains(&"MCP-GET-MISBEHAVIOR".to_string()), "{:?}", h.alarms());
     }
 
-
     #[test]
     fn an_initialize_redirected_starts_no_session() {
         // FastMCP 1.x: the initialize to `/mcp` is answered 307, sent again to `/mcp/`, and answered there.
@@ -937,6 +925,7 @@ mod tests {
         // The same answer that is no redirect is.
         assert!(run(200).contains(&"MCP-GET-MISBEHAVIOR".to_string()), "{:?}", run(200));
     }
+
     #[test]
     fn plain_negotiation_below_the_clients_newest_is_no_downgrade() {
         let mut h = Harness::new();
@@ -1010,8 +999,7 @@ mod tests {
         // sends MCP-Protocol-Version on it, samples/ecosystem/indie.md: a session-less placeholder that
         // joins) or only by its `endpoint` event. One session, recorded whole.
         let run = |headers: &[&str]| {
-            let mut h = Harness::new();
-            h.t.enable_recorder(crate::mcp::record::RecorderConfig { max_records: 10, max_entries: 100, timeline: crate::mcp::record::TimelineScope::All });
+            let mut h = Harness::recording();
             let c = h.connect("10.0.0.1:40000");
             let g = h.request(c, "GET", "/sse", headers, "");
             h.sse(c, g, &[]);
@@ -1021,7 +1009,7 @@ mod tests {
             h.reply(c2, tx, 202, &[], "Accepted");
             h.event(c, g, None, &initialized(0, "2025-11-25"));
             h.finish();
-            let (records, _) = h.t.take_records().unwrap();
+            let records = h.records();
             (h.t.stats().sessions_by_era.clone(), records)
         };
         for headers in [&["Accept: text/event-stream"][..], &["Accept: text/event-stream", "MCP-Protocol-Version: 2025-11-25"]] {
@@ -1041,8 +1029,7 @@ mod tests {
         // stays a session of its own (the incident about its answer is its), with that one exchange; the
         // GET is the legacy session's first, as when no initialize came before it.
         for status in [405, 404, 500] {
-            let mut h = Harness::new();
-            h.t.enable_recorder(crate::mcp::record::RecorderConfig { max_records: 10, max_entries: 100, timeline: crate::mcp::record::TimelineScope::All });
+            let mut h = Harness::recording();
             let c = h.connect("10.0.0.1:40000");
             let tx = h.request(c, "POST", "/sse", &[], &initialize(0, "2025-11-25"));
             h.reply(c, tx, status, &["Content-Type: text/plain"], "no");
@@ -1051,7 +1038,7 @@ mod tests {
             h.sse(c2, g, &[]);
             h.event_named(c2, g, Some("endpoint"), None, "/messages/?session_id=abc");
             h.finish();
-            let (records, _) = h.t.take_records().unwrap();
+            let records = h.records();
             let rows: Vec<(&str, u64, u64, u64, Option<u16>)> =
                 records.iter().map(|r| (r.session_id.as_str(), r.requests, r.resp_sse, r.resp_other, r.client.map(|c| c.port()))).collect();
             assert_eq!(rows, vec![("-", 1, 0, 1, Some(40000)), ("abc", 1, 1, 0, Some(40001))], "{status}: {records:?}");
@@ -1064,8 +1051,7 @@ mod tests {
         // `server/discover` without a session id, answered with a minted one, then `initialize` with that id.
         // One session, a 2025 one by its handshake (INCIDENTS.md "era"): the inventory kept the probe's era,
         // and the summary counted a second, empty session, the anonymous key the probe had at its request.
-        let mut h = Harness::new();
-        h.t.enable_recorder(crate::mcp::record::RecorderConfig { max_records: 10, max_entries: 100, timeline: crate::mcp::record::TimelineScope::Off });
+        let mut h = Harness::recording();
         let c = h.connect("10.0.0.1:40000");
         let tx = h.post(c, &["MCP-Protocol-Version: 2026-07-28"], &call(1, "server/discover", "{}"));
         h.json(c, tx, &[SID], &result(1, r#"{"supportedVersions":["2026-07-28"]}"#));
@@ -1076,7 +1062,7 @@ mod tests {
         h.finish();
         let eras: Vec<(crate::facts::Era, u64)> = h.t.stats().sessions_by_era.clone().into_iter().collect();
         assert_eq!(eras, vec![(crate::facts::Era::Streamable2025, 1)]);
-        let (records, _) = h.t.take_records().unwrap();
+        let records = h.records();
         let rows: Vec<(&str, crate::facts::Era, Option<&str>, u64)> =
             records.iter().map(|r| (r.session_id.as_str(), r.era, r.version.as_deref(), r.requests)).collect();
         assert_eq!(rows, vec![("aaaa", crate::facts::Era::Streamable2025, Some("2025-03-26"), 3)]);
@@ -1087,10 +1073,7 @@ mod tests {
         // The fallback is raised at the `endpoint` event, before any POST of the new session named a Host:
         // its row carried an empty host (every fallback sample until this test).
         for with_recorder in [false, true] {
-            let mut h = Harness::new();
-            if with_recorder {
-                h.t.enable_recorder(crate::mcp::record::RecorderConfig { max_records: 10, max_entries: 100, timeline: crate::mcp::record::TimelineScope::Off });
-            }
+            let mut h = if with_recorder { Harness::recording() } else { Harness::new() };
             let c = h.connect("10.0.0.1:40000");
             let tx = h.request(c, "POST", "/sse", &[], &initialize(0, "2025-11-25"));
             h.reply(c, tx, 405, &["Content-Type: text/plain"], "no");
