@@ -75,3 +75,22 @@ export function routeSessions(app, {
     app.delete('/mcp', sessionRequest);
     return app;
 }
+
+// routeLegacy(app, { SSEServerTransport, json, newServer }): the SDK README's HTTP+SSE pattern (2024-11-05) on an
+// express app: GET /sse opens an SSEServerTransport whose endpoint event names /messages?sessionId=..., connected
+// to newServer(); POST /messages (parsed by `json`, express.json()) goes to that session's transport, 400 without.
+export function routeLegacy(app, { SSEServerTransport, json, newServer }) {
+    const transports = {};
+    app.get('/sse', async (req, res) => {
+        const transport = new SSEServerTransport('/messages', res);
+        transports[transport.sessionId] = transport;
+        res.on('close', () => { delete transports[transport.sessionId]; });
+        await newServer().connect(transport);
+    });
+    app.post('/messages', json, async (req, res) => {
+        const transport = transports[req.query.sessionId];
+        if (!transport) { res.status(400).send('No transport found for sessionId'); return; }
+        await transport.handlePostMessage(req, res, req.body);
+    });
+    return app;
+}

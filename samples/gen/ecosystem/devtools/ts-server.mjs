@@ -10,7 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { registerTools, routeSessions } from '../ts_common.mjs';
+import { registerTools, routeLegacy, routeSessions } from '../ts_common.mjs';
 
 const port = Number(process.argv[2] ?? 18887);
 const sse = process.argv.includes('--sse');
@@ -18,18 +18,7 @@ const newServer = () => registerTools(new McpServer({ name: 'devtools-ts-server'
 
 const app = express();
 if (sse) {
-    const transports = {};
-    app.get('/sse', async (req, res) => {
-        const transport = new SSEServerTransport('/messages', res);
-        transports[transport.sessionId] = transport;
-        res.on('close', () => { delete transports[transport.sessionId]; });
-        await newServer().connect(transport);
-    });
-    app.post('/messages', express.json(), async (req, res) => {
-        const transport = transports[req.query.sessionId];
-        if (!transport) { res.status(400).send('No transport found for sessionId'); return; }
-        await transport.handlePostMessage(req, res, req.body);
-    });
+    routeLegacy(app, { SSEServerTransport, json: express.json(), newServer });
 } else {
     app.use(express.json());
     routeSessions(app, { StreamableHTTPServerTransport, isInitializeRequest, newServer });
