@@ -22,6 +22,15 @@ def log(*a):
     print(f"[{time.monotonic() - T0:.3f}]", *a, file=sys.stderr, flush=True)
 
 
+def log_raised(e: BaseException) -> None:
+    """What the SDK raised, each exception of an exception group on its own line (the run's log is the record)."""
+    def leaves(x):
+        return [y for z in x.exceptions for y in leaves(z)] if isinstance(x, BaseExceptionGroup) else [x]
+
+    for x in leaves(e):
+        log("the SDK raised:", type(x).__name__, str(x)[:300])
+
+
 def report_text(rows: int) -> str:
     return "\n".join(f"row {i:03d} | status ok | latency {(i * 7) % 97} ms | region eu-west" for i in range(1, rows + 1))
 

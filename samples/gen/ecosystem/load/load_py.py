@@ -33,7 +33,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pysdk_tools import CALLS, HOST, build_server, call, exercise, log, progress  # noqa: E402  (../pysdk_tools.py)
+from pysdk_tools import CALLS, HOST, build_server, call, exercise, log, log_raised, progress  # noqa: E402  (../pysdk_tools.py)
 
 
 def run_server(args) -> None:
@@ -47,10 +47,6 @@ def run_server(args) -> None:
 
 PARALLEL = [("add", {"a": i, "b": 10 * i}) for i in range(1, 5)] + [("slow_count", {"n": 3})] + [
     ("echo", {"text": f"call {i}"}) for i in range(1, 5)]
-
-
-def leaves(x):
-    return [y for z in x.exceptions for y in leaves(z)] if isinstance(x, BaseExceptionGroup) else [x]
 
 
 async def step(label, coro):
@@ -96,8 +92,7 @@ async def run_client(args) -> None:
                     await step("echo(again)", client.call_tool("echo", {"text": "again"}))
         log("closed")
     except BaseException as e:  # noqa: BLE001 - what the SDK raised is the point; the run ends here
-        for x in leaves(e):
-            log("the SDK raised:", type(x).__name__, str(x)[:300])
+        log_raised(e)
         log("run ended after the SDK raised (no retry, no new session)")
 
 

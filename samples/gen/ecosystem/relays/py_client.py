@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pysdk_tools import CALLS, exercise, log  # noqa: E402  (../pysdk_tools.py)
+from pysdk_tools import CALLS, exercise, log, log_raised  # noqa: E402  (../pysdk_tools.py)
 
 
 async def main(url: str, mode: str) -> None:
@@ -29,11 +29,7 @@ async def main(url: str, mode: str) -> None:
                 await exercise(client, CALLS)
         log("closed")
     except BaseException as e:  # noqa: BLE001 - what the SDK raised is the point; the run ends here
-        def leaves(x):
-            return [y for z in x.exceptions for y in leaves(z)] if isinstance(x, BaseExceptionGroup) else [x]
-
-        for x in leaves(e):
-            log("the SDK raised:", type(x).__name__, str(x)[:300])
+        log_raised(e)
         log("run ended after the SDK raised (no retry, no new session)")
 
 

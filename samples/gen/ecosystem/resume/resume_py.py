@@ -29,7 +29,7 @@ import sys
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pysdk_tools import HOST, build_server, log, progress  # noqa: E402  (../pysdk_tools.py)
+from pysdk_tools import HOST, build_server, log, log_raised, progress  # noqa: E402  (../pysdk_tools.py)
 
 
 def event_store():
@@ -116,11 +116,7 @@ async def run_client(args) -> None:
                 await step("add(40,2)", client.call_tool("add", {"a": 40, "b": 2}, read_timeout_seconds=10))
         log("closed")
     except BaseException as e:  # noqa: BLE001
-        def leaves(x):
-            return [y for z in x.exceptions for y in leaves(z)] if isinstance(x, BaseExceptionGroup) else [x]
-
-        for x in leaves(e):
-            log("the SDK raised:", type(x).__name__, str(x)[:300])
+        log_raised(e)
 
 
 if __name__ == "__main__":
