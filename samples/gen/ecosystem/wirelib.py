@@ -278,3 +278,37 @@ class H1Direction:
                 self.buf = self.buf[2:]
                 self.state = "chunk-size"
                 continue
+
+
+def h1_segments(path, server_ports, headers, cut):
+    """The TCP segments of a cleartext HTTP/1.1 capture worth a listing line (a payload, or SYN/FIN/RST), in frame
+    order, each as (frame, seconds, tcp stream, to_server, server port, "SYN ACK"/"FIN"/"len=N" words, notes): the
+    notes are what its bytes complete in their direction's H1Direction (heads, chunk framing, SSE events, bodies).
+    A segment whose bytes its direction already had (a loopback capture can hold a spurious retransmission,
+    D-SACKed by the peer) gets a note saying so and is not read again as new HTTP."""
+    out = tshark(["-r", path, "-T", "fields", "-E", "separator=\t", "-e", "frame.number", "-e", "frame.time_relative",
+                  "-e", "tcp.stream", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.flags.str",
+                  "-e", "tcp.len", "-e", "tcp.payload", "-e", "tcp.seq", "-Y", "tcp"])
+    conns, seen = {}, {}
+    for line in out.splitlines():
+        num, t, stream, sport, dport, flags, tlen, payload, seq = (line.split("\t") + [""] * 9)[:9]
+        flags = flags.replace("\u00b7", "").strip()
+        to_server = dport in server_ports
+        d = conns.setdefault((stream, to_server), H1Direction(to_server, headers, cut))
+        notes = []
+        if payload:
+            data, start = bytes.fromhex(payload), int(seq)
+            upto = seen.get((stream, to_server), start)          # relative seq of the next byte not seen yet
+            if start + len(data) <= upto:
+                notes.append(f"TCP retransmission: these {len(data)} bytes were seen before (seq {start}), "
+                             "not parsed again")
+            else:
+                d.feed(data[max(0, upto - start):], notes)
+                seen[(stream, to_server)] = start + len(data)
+        if not (payload or any(x in flags for x in ("S", "F", "R"))):
+            continue
+        words = [w for w, f in (("SYN", "S"), ("ACK", "A"), ("FIN", "F"), ("RST", "R")) if f in flags]
+        if "SYN" not in words:
+            words = [w for w in words if w != "ACK"]
+        what = " ".join(words + ([f"len={tlen}"] if payload else []))
+        yield int(num), float(t), stream, to_server, dport if to_server else sport, what, notes

@@ -6,7 +6,7 @@ Every hop is cleartext HTTP/1.1 on loopback: client <-> load balancer (FRONT-POR
 (REPLICA-PORTs), or client <-> the server directly. One line per TCP segment with a payload or SYN/FIN/RST (pure ACKs
 left out), numbered as Wireshark numbers frames (1-based), time in seconds since the first frame, the TCP stream (sN),
 the direction, the server port and which hop it is (front, or replica A/B/...); under it, what the segment's bytes
-complete once the HTTP/1.1 framing is undone as they arrive (../wirelib.py H1Direction: message heads with the
+complete once the HTTP/1.1 framing is undone as they arrive (../wirelib.py h1_segments and H1Direction: message heads with the
 headers that matter here, chunk framing, each complete SSE event, each whole JSON body). A summary at the end lists
 every HTTP request with its status, per connection and hop, and every Mcp-Session-Id with the hops that carried it.
 Needs tshark (4.0.17 here).
@@ -17,7 +17,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from wirelib import H1Direction, tshark  # noqa: E402  (samples/gen/ecosystem/wirelib.py)
+from wirelib import h1_segments  # noqa: E402  (samples/gen/ecosystem/wirelib.py)
 
 CUT = 220
 # The message-head fields worth a line here: sessions, versions, resumption, content types, who answered.
@@ -30,40 +30,13 @@ def main() -> None:
     hop = {front: "front"} if front != "-" else {}
     for i, p in enumerate(replicas):
         hop[p] = "replica " + "ABCDEFGH"[i] if front != "-" else "server"
-    out = tshark(["-r", path, "-T", "fields", "-E", "separator=\t", "-e", "frame.number", "-e", "frame.time_relative",
-                  "-e", "tcp.stream", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.flags.str",
-                  "-e", "tcp.len", "-e", "tcp.payload", "-e", "tcp.seq", "-Y", "tcp"])
     names = ", ".join(f":{p} = {h}" for p, h in hop.items())
     print(f"# {path}: every hop cleartext HTTP/1.1 ({names}); bytes parsed as they arrive")
     print("# frame  time     tcp  dir  port   hop        what")
-    conns, requests, sessions, seen = {}, [], {}, {}
-    for line in out.splitlines():
-        num, t, stream, sport, dport, flags, tlen, payload, seq = (line.split("\t") + [""] * 9)[:9]
-        flags = flags.replace("\u00b7", "").strip()
-        to_server = dport in hop
-        port = dport if to_server else sport
-        c = conns.setdefault(int(stream), {})
-        d = c.setdefault(to_server, H1Direction(to_server, HEADERS, CUT))
-        notes = []
-        if payload:
-            # A segment whose bytes this direction already had (a loopback capture can hold a spurious
-            # retransmission, D-SACKed by the peer) is listed as such, not read again as new HTTP.
-            data, start = bytes.fromhex(payload), int(seq)
-            upto = seen.get((stream, to_server), start)          # relative seq of the next byte not seen yet
-            if start + len(data) <= upto:
-                notes.append(f"TCP retransmission: these {len(data)} bytes were seen before (seq {start}), "
-                             "not parsed again")
-            else:
-                d.feed(data[max(0, upto - start):], notes)
-                seen[(stream, to_server)] = start + len(data)
-        if not (payload or any(x in flags for x in ("S", "F", "R"))):
-            continue
-        words = [w for w, f in (("SYN", "S"), ("ACK", "A"), ("FIN", "F"), ("RST", "R")) if f in flags]
-        if "SYN" not in words:
-            words = [w for w in words if w != "ACK"]
+    requests, sessions = [], {}
+    for num, t, stream, to_server, port, what, notes in h1_segments(path, hop, HEADERS, CUT):
         arrow = "c->s" if to_server else "s->c"
-        what = " ".join(words + ([f"len={tlen}"] if payload else []))
-        print(f"{int(num):>6} {float(t):8.3f} s{stream:<3} {arrow} :{port:<5} {hop[port]:<10} {what}")
+        print(f"{num:>6} {t:8.3f} s{stream:<3} {arrow} :{port:<5} {hop[port]:<10} {what}")
         for n in notes:
             print(f"{'':42}{n}")
             if n.startswith("HEAD "):

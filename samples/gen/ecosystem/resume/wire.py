@@ -6,7 +6,7 @@ Both hops are cleartext HTTP/1.1 on loopback: client <-> relay (RELAY-PORT, the 
 server (SERVER-PORT). One line per TCP segment with a payload or SYN/FIN/RST (pure ACKs left out), numbered as
 Wireshark numbers frames (1-based), time in seconds since the first frame, the TCP stream (sN), the direction, the
 port and the hop; under it, what the segment's bytes complete once the HTTP/1.1 framing is undone as they arrive
-(../wirelib.py H1Direction: message heads with the headers that matter here, among them Last-Event-ID, chunk
+(../wirelib.py h1_segments and H1Direction: message heads with the headers that matter here, among them Last-Event-ID, chunk
 framing, each complete SSE event with its id, each whole JSON body). A summary at the end lists every HTTP request
 with its Last-Event-ID and status, per connection and hop, and every SSE event id with the frames that carried it
 per hop (an id carried twice on one hop is a repeat on that hop).
@@ -18,7 +18,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from wirelib import H1Direction, tshark  # noqa: E402  (samples/gen/ecosystem/wirelib.py)
+from wirelib import h1_segments  # noqa: E402  (samples/gen/ecosystem/wirelib.py)
 
 CUT = 220
 HEADERS = ("content-type", "content-length", "transfer-encoding", "mcp-session-id", "mcp-protocol-version",
@@ -28,31 +28,13 @@ HEADERS = ("content-type", "content-length", "transfer-encoding", "mcp-session-i
 def main() -> None:
     relay, server, path = sys.argv[1], sys.argv[2], sys.argv[3]
     hop = {relay: "relay", server: "server"}
-    out = tshark(["-r", path, "-T", "fields", "-E", "separator=\t", "-e", "frame.number", "-e", "frame.time_relative",
-                  "-e", "tcp.stream", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.flags.str",
-                  "-e", "tcp.len", "-e", "tcp.payload", "-Y", "tcp"])
     print(f"# {path}: cleartext HTTP/1.1, :{relay} = relay (client hop), :{server} = server (relay -> server hop); "
           "bytes parsed as they arrive")
     print("# frame  time     tcp  dir  port   hop     what")
-    conns, requests, ids = {}, [], {}
-    for line in out.splitlines():
-        num, t, stream, sport, dport, flags, tlen, payload = (line.split("\t") + [""] * 8)[:8]
-        flags = flags.replace("\u00b7", "").strip()
-        to_server = dport in hop
-        port = dport if to_server else sport
-        c = conns.setdefault(int(stream), {})
-        d = c.setdefault(to_server, H1Direction(to_server, HEADERS, CUT))
-        notes = []
-        if payload:
-            d.feed(bytes.fromhex(payload), notes)
-        if not (payload or any(x in flags for x in ("S", "F", "R"))):
-            continue
-        words = [w for w, f in (("SYN", "S"), ("ACK", "A"), ("FIN", "F"), ("RST", "R")) if f in flags]
-        if "SYN" not in words:
-            words = [w for w in words if w != "ACK"]
+    requests, ids = [], {}
+    for num, t, stream, to_server, port, what, notes in h1_segments(path, hop, HEADERS, CUT):
         arrow = "c->s" if to_server else "s->c"
-        what = " ".join(words + ([f"len={tlen}"] if payload else []))
-        print(f"{int(num):>6} {float(t):8.3f} s{stream:<3} {arrow} :{port:<5} {hop[port]:<7} {what}")
+        print(f"{num:>6} {t:8.3f} s{stream:<3} {arrow} :{port:<5} {hop[port]:<7} {what}")
         for n in notes:
             print(f"{'':39}{n}")
             if n.startswith("HEAD "):
