@@ -566,6 +566,14 @@ impl fmt::Display for Summary {
             h.sse_events,
             if anomalies.is_empty() { "none".to_string() } else { anomalies.join(", ") }
         )?;
+        if h.tunnels + h.tunnels_opaque > 0 {
+            writeln!(
+                f,
+                "  http:      {} CONNECT tunnels analysed from their first byte{}",
+                h.tunnels,
+                if h.tunnels_opaque > 0 { format!(", {} inside TLS to the proxy not followed", h.tunnels_opaque) } else { String::new() }
+            )?;
+        }
         if !h.responses_by_type.is_empty() {
             let types: Vec<String> = h.responses_by_type.iter().map(|(k, v)| format!("{k} {v}")).collect();
             writeln!(f, "  http:      responses by content type: {}", types.join(", "))?;

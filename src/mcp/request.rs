@@ -118,14 +118,14 @@ impl Req {
     }
 
     pub(super) fn path(&self) -> &str {
-        self.head.target.split('?').next().unwrap_or("")
+        origin_form(&self.head.target).split('?').next().unwrap_or("")
     }
 
     /// The path, shared with the head when the target has no query (nearly always): the facts and the
     /// session keep it without a copy.
     pub(super) fn endpoint(&self) -> Arc<str> {
-        if self.head.target.contains('?') {
-            // ALLOC: the path of a target with a query, bounded by limits::max_header_bytes
+        if self.head.target.contains('?') || !self.head.target.starts_with('/') {
+            // ALLOC: the path of a target with a query or in absolute form, bounded by limits::max_header_bytes
             Arc::from(self.path())
         } else {
             Arc::clone(&self.head.target)
@@ -311,6 +311,25 @@ pub(super) struct KeyInfo {
     pub(super) client_name: Option<String>,
 }
 
+/// The path and query of a request target. A client talking to a forward proxy sends the absolute form
+/// (`POST http://host:port/mcp HTTP/1.1`, RFC 9112 §3.2.2), which names the same endpoint as the origin
+/// form the proxy sends on (`POST /mcp`); the authority is the Host header's, which the client sends too.
+/// The HTTP layer keeps the target as sent (`--http-log` shows the wire).
+pub(super) fn origin_form(target: &str) -> &str {
+    if target.starts_with('/') {
+        return target;
+    }
+    let Some((scheme, rest)) = target.split_once("://") else { return target };
+    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+        return target;
+    }
+    match rest.find(['/', '?']) {
+        Some(i) => rest.get(i..).unwrap_or(rest),
+        // RFC 9112 §3.2.1: an empty path is sent as "/".
+        None => "/",
+    }
+}
+
 pub(super) fn legacy_param(target: &str) -> Option<&str> {
     // Found byte by byte: most targets have no query, and a `str` search for a `char` costs more on them.
     let query = target.get(target.bytes().position(|b| b == b'?')? + 1..)?;
@@ -363,6 +382,18 @@ mod tests {
     use crate::reassembly::EndReason;
 
     #[test]
+    fn a_target_in_absolute_form_names_the_endpoint_of_its_path() {
+        use super::origin_form;
+        assert_eq!(origin_form("http://127.0.0.1:8080/mcp"), "/mcp");
+        assert_eq!(origin_form("HTTPS://mcp.example/messages/?session_id=ab"), "/messages/?session_id=ab");
+        assert_eq!(origin_form("http://mcp.example"), "/");
+        assert_eq!(origin_form("http://mcp.example?x=1"), "?x=1");
+        for kept in ["/mcp", "/a://b", "mcp.example:443", "*", "ftp://x/y", ""] {
+            assert_eq!(origin_form(kept), kept);
+        }
+    }
+
+    #[test]
     fn the_legacy_session_parameter_is_read_from_the_query_only() {
         for (target, want) in [
             ("/messages?sessionId=9", Some("9")),
@@ -405,6 +436,9 @@ mod tests {
         assert!(Arc::ptr_eq(&e.endpoint(), &e.head.target));
         let q = Req::from_head(RequestHead { target: "/messages?sessionId=9".into(), ..head("b:2", None) }, 6, ts, &mut names);
         assert_eq!(&*q.endpoint(), "/messages");
+        // Through a forward proxy: the absolute form names the same endpoint and session parameter.
+        let p = Req::from_head(RequestHead { target: "http://b:2/messages?sessionId=9".into(), ..head("b:2", None) }, 7, ts, &mut names);
+        assert_eq!((&*p.endpoint(), p.path(), p.legacy_param()), ("/messages", "/messages", Some("9")));
     }
 
     #[test]

@@ -87,7 +87,7 @@ fn absorb_tcp(into: &mut ReassemblyStats, s: ReassemblyStats) {
 }
 
 fn absorb_http(into: &mut HttpCounters, s: HttpCounters) {
-    let HttpCounters { requests, responses, sse_events, anomalies, responses_by_type, coded, undecoded, h2, responses_lost, requests_lost } = s;
+    let HttpCounters { requests, responses, sse_events, anomalies, responses_by_type, coded, undecoded, h2, responses_lost, requests_lost, tunnels, tunnels_opaque } = s;
     add(&mut into.requests, requests);
     add(&mut into.responses, responses);
     add(&mut into.sse_events, sse_events);
@@ -98,6 +98,8 @@ fn absorb_http(into: &mut HttpCounters, s: HttpCounters) {
     into.h2.merge(&h2);
     add(&mut into.responses_lost, responses_lost);
     add(&mut into.requests_lost, requests_lost);
+    add(&mut into.tunnels, tunnels);
+    add(&mut into.tunnels_opaque, tunnels_opaque);
 }
 
 fn absorb_mcp(into: &mut McpStats, s: McpStats) {

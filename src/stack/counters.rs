@@ -30,6 +30,10 @@ pub struct HttpCounters {
     /// (`HttpEvent::RequestLost`).
     pub responses_lost: u64,
     pub requests_lost: u64,
+    /// CONNECT tunnels whose bytes were analysed from their start as a connection of their own
+    /// (`stack::Layers::tunnel`), and tunnels inside TLS to the proxy, left opaque.
+    pub tunnels: u64,
+    pub tunnels_opaque: u64,
 }
 
 /// Distinct media types counted by name in [`HttpCounters::responses_by_type`].

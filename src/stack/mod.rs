@@ -26,7 +26,8 @@ pub mod coverage;
 pub mod counters;
 
 use crate::decode::TcpSegment;
-use crate::http::switch::HttpConn;
+use crate::decode::flow_key::Direction;
+use crate::http::switch::{HttpConn, Tunnel};
 use crate::http::HttpEvent;
 use crate::limits::Limits;
 use crate::output::httplog::HttpLog;
@@ -145,6 +146,42 @@ impl Stack {
     }
 }
 
+impl Layers {
+    /// In-order bytes of one direction, up through TLS (or straight past it) to HTTP and JSON-RPC.
+    #[allow(clippy::too_many_arguments)]
+    fn data<F: FnMut(ConnId, Exchange<'_>)>(&mut self, conn: ConnId, tls: &mut TlsLayer, up: &mut Up, dir: Direction, bytes: &[u8], frame: u64, ts: Timestamp, out: &mut F) {
+        let Layers { tls: t, http, rpc } = self;
+        // ALPN is read before any application data, so it is known by the time plaintext flows.
+        let alpn_h2 = t.alpn_h2();
+        tls.data(conn, t, dir, bytes, frame, ts, &mut |d| {
+            if alpn_h2 {
+                http.set_alpn_h2();
+            }
+            up.deliver(conn, http, rpc, d, out)
+        });
+    }
+
+    /// A 2xx answered CONNECT (RFC 9110 §9.3.6): from the byte after that head, both directions carry a
+    /// connection of their own to the origin server, TLS nearly always. On a plaintext connection (a
+    /// forward proxy's usual port) the layers above TCP start again there, as on a new connection: TLS
+    /// (decrypted with the key log, or tallied as not decrypted with its SNI), then HTTP/1.1 or HTTP/2;
+    /// the JSON-RPC stage stays, and transaction ids go on from the CONNECT's. Zeek and Suricata hand a
+    /// tunnel's bytes to protocol detection the same way. A tunnel inside TLS to the proxy (TLS in TLS)
+    /// is not followed: its bytes stay opaque to the HTTP layer.
+    fn tunnel<F: FnMut(ConnId, Exchange<'_>)>(&mut self, conn: ConnId, limits: &Limits, tls: &mut TlsLayer, up: &mut Up, tunnel: Tunnel, out: &mut F) {
+        if !self.tls.is_plain() {
+            up.counters.tunnels_opaque += 1;
+            return;
+        }
+        up.counters.tunnels += 1;
+        self.tls = self.tls.restarted();
+        self.http = HttpConn::starting_at(limits, tunnel.next_tx);
+        if !tunnel.first.is_empty() {
+            self.data(conn, tls, up, tunnel.dir, &tunnel.first, tunnel.frame, tunnel.ts, out);
+        }
+    }
+}
+
 impl RunWide {
     /// Hands a reassembly event to its connection's layers, and what the session stage needs on to `out`.
     fn route<F: FnMut(ConnId, Exchange<'_>)>(&mut self, ev: FlowEvent<'_>, layers: &mut Option<Layers>, out: &mut F) {
@@ -159,15 +196,11 @@ impl RunWide {
                 }
             }
             FlowEvent::Data { conn, dir, bytes, frame, ts } => {
-                let Some(Layers { tls: t, http, rpc }) = layers else { return };
-                // ALPN is read before any application data, so it is known by the time plaintext flows.
-                let alpn_h2 = t.alpn_h2();
-                tls.data(conn, t, dir, bytes, frame, ts, &mut |d| {
-                    if alpn_h2 {
-                        http.set_alpn_h2();
-                    }
-                    up.deliver(conn, http, rpc, d, out)
-                });
+                let Some(l) = layers else { return };
+                l.data(conn, tls, up, dir, bytes, frame, ts, out);
+                if let Some(tunnel) = l.http.take_tunnel() {
+                    l.tunnel(conn, limits, tls, up, tunnel, out);
+                }
             }
             FlowEvent::Gap { conn, dir, len, frame, ts } => {
                 out(conn, Exchange::Lost { dir, len, frame });
@@ -223,5 +256,88 @@ impl Up {
         if !rpc.body(&hev) {
             rpc.http(hev, &mut |x| out(conn, x));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::decode::TcpFlags;
+    use std::net::SocketAddr;
+
+    const CLIENT: &str = "10.0.0.1:40000";
+    const PROXY: &str = "10.0.0.2:3128";
+
+    /// One connection to a forward proxy, segment by segment in capture order: a handshake, then
+    /// `(from_client, payload)` each acknowledged by the next.
+    /// Returns what went up, and the tunnels counted.
+    fn run(payloads: &[(bool, &[u8])]) -> (Vec<String>, u64) {
+        let c: SocketAddr = CLIENT.parse().unwrap();
+        let p: SocketAddr = PROXY.parse().unwrap();
+        let mut stack = Stack::new(Limits::default());
+        let mut seen = Vec::new();
+        let mut note = |_: ConnId, x: Exchange<'_>| match x {
+            Exchange::Http(HttpEvent::Request { tx, head, .. }) => seen.push(format!("req {tx} {} {}", head.method, head.target)),
+            Exchange::Http(HttpEvent::Response { tx, head, .. }) => seen.push(format!("resp {tx:?} {}", head.status)),
+            Exchange::RequestBody { tx, body: Body::Messages(m) } => seen.push(format!("body {tx} {} messages", m.len())),
+            Exchange::ResponseBody { tx, body: Body::Messages(m), .. } => seen.push(format!("answer {tx:?} {} messages", m.len())),
+            _ => {}
+        };
+        let (mut cseq, mut sseq) = (1000u32, 5000u32);
+        let flags = |syn, ack| TcpFlags { syn, ack, fin: false, rst: false, psh: false };
+        let seg = |frame, src, dst, seq, ack, flags, payload| TcpSegment { frame, ts: Timestamp::ZERO, src, dst, seq, ack, flags, window: 1000, payload, missing: 0 };
+        stack.segment(&seg(1, c, p, cseq, 0, flags(true, false), &[]), &mut note);
+        stack.segment(&seg(2, p, c, sseq, cseq + 1, flags(true, true), &[]), &mut note);
+        cseq += 1;
+        sseq += 1;
+        stack.segment(&seg(3, c, p, cseq, sseq, flags(false, true), &[]), &mut note);
+        for (i, (from_client, payload)) in payloads.iter().enumerate() {
+            let frame = 4 + i as u64;
+            let len = payload.len() as u32;
+            if *from_client {
+                stack.segment(&seg(frame, c, p, cseq, sseq, flags(false, true), payload), &mut note);
+                cseq += len;
+            } else {
+                stack.segment(&seg(frame, p, c, sseq, cseq, flags(false, true), payload), &mut note);
+                sseq += len;
+            }
+        }
+        stack.finish(Timestamp::ZERO, &mut note);
+        (seen, stack.http_counters().tunnels)
+    }
+
+    const CONNECT: &[u8] = b"CONNECT mcp.example:443 HTTP/1.1\r\nHost: mcp.example:443\r\n\r\n";
+    const POST: &[u8] = b"POST /mcp HTTP/1.1\r\nHost: mcp.example\r\nContent-Type: application/json\r\nContent-Length: 58\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}";
+    const ANSWER: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 36\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
+
+    #[test]
+    fn the_http_inside_a_connect_tunnel_is_analysed_as_a_connection_of_its_own() {
+        let (seen, tunnels) = run(&[(true, CONNECT), (false, b"HTTP/1.1 200 Connection established\r\n\r\n"), (true, POST), (false, ANSWER)]);
+        assert_eq!(
+            seen,
+            ["req 0 CONNECT mcp.example:443", "resp Some(0) 200", "req 1 POST /mcp", "body 1 1 messages", "resp Some(1) 200", "answer Some(1) 1 messages"]
+        );
+        assert_eq!(tunnels, 1);
+    }
+
+    #[test]
+    fn bytes_that_came_with_the_connect_answer_start_the_tunnel() {
+        let mut answer = b"HTTP/1.1 200 Connection established\r\n\r\n".to_vec();
+        answer.extend_from_slice(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        // The tunnel's server speaks first here (as a server-first protocol would): its bytes ride with the
+        // 2xx and pair with nothing, as on a new connection.
+        let (seen, _) = run(&[(true, CONNECT), (false, &answer), (true, POST)]);
+        assert_eq!(seen, ["req 0 CONNECT mcp.example:443", "resp Some(0) 200", "resp None 200", "req 1 POST /mcp", "body 1 1 messages"]);
+    }
+
+    #[test]
+    fn a_refused_connect_leaves_the_connection_http() {
+        let (seen, tunnels) = run(&[(true, CONNECT), (false, b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n"), (true, POST), (false, ANSWER)]);
+        assert_eq!(
+            seen,
+            ["req 0 CONNECT mcp.example:443", "resp Some(0) 403", "req 1 POST /mcp", "body 1 1 messages", "resp Some(1) 200", "answer Some(1) 1 messages"]
+        );
+        assert_eq!(tunnels, 0);
     }
 }

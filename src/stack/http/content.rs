@@ -48,8 +48,17 @@ pub struct Sink<'s, F> {
     pub ts: Timestamp,
     /// Bytes the Content-Encoding decoders produced on this connection so far.
     pub decoded: &'s mut u64,
-    /// HTTP/1.1 only: set by a `101 Switching Protocols` to `h2c`, the upgrade request's tx (RFC 7540 §3.2).
-    pub h2c: Option<Option<TxId>>,
+    /// HTTP/1.1 only: set when the connection stops speaking HTTP/1.1 after the head just parsed.
+    pub switched: Option<Switched>,
+}
+
+/// What an HTTP/1.1 connection turned into, right after a response head.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Switched {
+    /// `101 Switching Protocols` to `h2c`, with the upgrade request's tx (RFC 7540 §3.2).
+    H2c(Option<TxId>),
+    /// A 2xx to CONNECT (RFC 9110 §9.3.6): from here on both directions carry the tunnelled bytes.
+    Tunnel,
 }
 
 impl<F: FnMut(HttpEvent<'_>)> Sink<'_, F> {

@@ -76,6 +76,7 @@ use crate::time::Timestamp;
 use body::{BodyDecoder, BodyKind, BodyStatus, ReqMethod};
 use coding::{BodyCodings, Undecoded};
 use content::{Content, ContentCfg, MsgTx, Sink};
+pub use content::Switched;
 use chunked::ChunkedDecoder;
 use head::{HeadParse, Plausible, StartCheck};
 
@@ -813,12 +814,18 @@ pub struct HttpConnection {
     stats: HttpStats,
     /// Bytes the Content-Encoding decoders produced on this connection (`max_decoded_bytes_per_conn`).
     decoded: u64,
-    /// See [`HttpConnection::take_h2c_upgrade`].
-    h2c: Option<(Option<TxId>, usize)>,
+    /// See [`HttpConnection::take_switch`].
+    switched: Option<(Switched, usize)>,
 }
 
 impl HttpConnection {
     pub fn new(limits: &Limits) -> Self {
+        HttpConnection::starting_at(limits, 0)
+    }
+
+    /// A connection whose first request gets `first_tx`: the HTTP inside a CONNECT tunnel goes on with the
+    /// transaction ids of the HTTP around it, so no id names two requests of one connection.
+    pub fn starting_at(limits: &Limits, first_tx: TxId) -> Self {
         HttpConnection {
             cfg: Cfg {
                 // No head is shorter than the bytes needed to recognise its start; a smaller cap would
@@ -829,15 +836,15 @@ impl HttpConnection {
             req: Half::new(),
             resp: Half::new(),
             pairing: Pairing {
-                next_tx: 0,
-                oldest: 0,
+                next_tx: first_tx,
+                oldest: first_tx,
                 special: VecDeque::new(),
                 max_special: limits.max_pending_per_session,
                 lost_unclaimed: false,
             },
             stats: HttpStats::default(),
             decoded: 0,
-            h2c: None,
+            switched: None,
         }
     }
 
@@ -858,22 +865,23 @@ impl HttpConnection {
             Direction::ToServer => (&mut self.req, &mut self.resp),
             Direction::ToClient => (&mut self.resp, &mut self.req),
         };
-        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded, h2c: None };
+        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded, switched: None };
         let opaque_before = sink.stats.opaque_bytes;
         if feed_half(half, dir, &mut self.pairing, self.cfg, &mut sink, bytes) {
             stop_for_upgrade(other, &mut sink);
         }
-        if let Some(tx) = sink.h2c {
-            // The bytes after the 101 head were counted opaque: they are the first HTTP/2 bytes.
+        if let Some(to) = sink.switched {
+            // The bytes after the head were counted opaque: they are the new protocol's first bytes.
             let tail = self.stats.opaque_bytes.saturating_sub(opaque_before);
-            self.h2c = Some((tx, usize::try_from(tail).unwrap_or(0)));
+            self.switched = Some((to, usize::try_from(tail).unwrap_or(0)));
         }
     }
 
-    /// After `101 Switching Protocols` with `Upgrade: h2c` (RFC 7540 §3.2): the upgrade request's tx and how
-    /// many bytes at the end of the last `data` call were already HTTP/2. Taken once.
-    pub fn take_h2c_upgrade(&mut self) -> Option<(Option<TxId>, usize)> {
-        self.h2c.take()
+    /// After `101 Switching Protocols` to `h2c` (RFC 7540 §3.2) or a 2xx to CONNECT (RFC 9110 §9.3.6):
+    /// what the connection became and how many bytes at the end of the last `data` call were already
+    /// the new protocol's. Taken once.
+    pub fn take_switch(&mut self) -> Option<(Switched, usize)> {
+        self.switched.take()
     }
 
     /// The transaction id the next request would get.
@@ -887,7 +895,7 @@ impl HttpConnection {
             Direction::ToServer => &mut self.req,
             Direction::ToClient => &mut self.resp,
         };
-        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded, h2c: None };
+        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded, switched: None };
         sink.stats.gaps = sink.stats.gaps.saturating_add(1);
         sink.stats.gap_bytes = sink.stats.gap_bytes.saturating_add(len);
         if len == 0 {
@@ -964,7 +972,7 @@ impl HttpConnection {
             Direction::ToServer => &mut self.req,
             Direction::ToClient => &mut self.resp,
         };
-        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded, h2c: None };
+        let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded, switched: None };
         match std::mem::replace(&mut half.state, HalfState::Ended) {
             HalfState::Head { .. } => {
                 if !half.carry.is_empty() {
@@ -1276,7 +1284,7 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
             // RFC 9110 §15.2.2: the server switches to the protocol in Upgrade right after the empty line.
             sink.stats.upgrades = sink.stats.upgrades.saturating_add(1);
             if upgrade_h2c {
-                sink.h2c = Some(tx);
+                sink.switched = Some(Switched::H2c(tx));
             }
             half.state = HalfState::Opaque;
             return true;
@@ -1318,6 +1326,7 @@ fn on_response<F: FnMut(HttpEvent<'_>)>(
         BodyKind::Tunnel => {
             sink.end(mtx, MessageEnd::Complete);
             sink.stats.upgrades = sink.stats.upgrades.saturating_add(1);
+            sink.switched = Some(Switched::Tunnel);
             half.state = HalfState::Opaque;
             true
         }

@@ -14,7 +14,7 @@
 use crate::decode::flow_key::Direction;
 use crate::http::h2::frame::{self, FrameHeader};
 use crate::http::h2::{H2Cfg, H2Connection, H2Stats, Unanalysed};
-use crate::http::{HttpConnection, HttpEvent};
+use crate::http::{HttpConnection, HttpEvent, Switched, TxId};
 use crate::limits::Limits;
 use crate::reassembly::EndReason;
 use crate::time::Timestamp;
@@ -41,6 +41,21 @@ pub struct HttpConn {
     undecided: Option<Box<Undecided>>,
     cfg: H2Cfg,
     alpn_h2: bool,
+    /// See [`HttpConn::take_tunnel`].
+    tunnel: Option<Tunnel>,
+}
+
+/// A 2xx to CONNECT made the connection a tunnel: the bytes from here on are a new stream of their own
+/// (TLS to the origin server, nearly always), to be analysed from their start like a new connection's.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Tunnel {
+    /// Where the 2xx head was, and the bytes after it in the same delivery.
+    pub dir: Direction,
+    pub first: Vec<u8>,
+    pub frame: u64,
+    pub ts: Timestamp,
+    /// The transaction id the tunnel's first request takes.
+    pub next_tx: TxId,
 }
 
 /// Bytes that read as a run of plausible HTTP/2 frames (RFC 9113 §4.1: known type, length within the default
@@ -71,7 +86,12 @@ fn looks_like_settings(bytes: &[u8]) -> bool {
 
 impl HttpConn {
     pub fn new(limits: &Limits) -> HttpConn {
-        HttpConn { h1: HttpConnection::new(limits), h2: None, undecided: Some(Box::default()), cfg: H2Cfg::new(limits), alpn_h2: false }
+        HttpConn::starting_at(limits, 0)
+    }
+
+    /// The HTTP layer of a CONNECT tunnel's bytes, whose first request gets `first_tx`.
+    pub fn starting_at(limits: &Limits, first_tx: TxId) -> HttpConn {
+        HttpConn { h1: HttpConnection::starting_at(limits, first_tx), h2: None, undecided: Some(Box::default()), cfg: H2Cfg::new(limits), alpn_h2: false, tunnel: None }
     }
 
     /// TLS negotiated `h2` (ALPN, RFC 9113 §3.3): the client must start with the preface.
@@ -150,18 +170,30 @@ impl HttpConn {
             return h2.data(dir, bytes, frame, ts, out);
         }
         self.h1.data(dir, bytes, frame, ts, out);
-        if let Some((tx, tail)) = self.h1.take_h2c_upgrade() {
-            let mut h2 = Box::new(H2Connection::upgraded(self.cfg, tx, self.h1.next_tx()));
-            if let Some(tx) = tx {
-                // RFC 7540 §3.2: the upgrade request is stream 1.
-                out(HttpEvent::H2Stream { tx, stream: 1, frame, ts });
+        let Some((to, tail)) = self.h1.take_switch() else { return };
+        let rest = bytes.get(bytes.len().saturating_sub(tail)..).unwrap_or_default();
+        match to {
+            Switched::H2c(tx) => {
+                let mut h2 = Box::new(H2Connection::upgraded(self.cfg, tx, self.h1.next_tx()));
+                if let Some(tx) = tx {
+                    // RFC 7540 §3.2: the upgrade request is stream 1.
+                    out(HttpEvent::H2Stream { tx, stream: 1, frame, ts });
+                }
+                if !rest.is_empty() {
+                    h2.data(dir, rest, frame, ts, out);
+                }
+                self.h2 = Some(h2);
             }
-            let rest = bytes.get(bytes.len().saturating_sub(tail)..).unwrap_or_default();
-            if !rest.is_empty() {
-                h2.data(dir, rest, frame, ts, out);
-            }
-            self.h2 = Some(h2);
+            // ALLOC: the tunnel's first bytes when they came with the 2xx head (nearly always none: the client
+            // speaks first), once per tunnel
+            Switched::Tunnel => self.tunnel = Some(Tunnel { dir, first: rest.to_vec(), frame, ts, next_tx: self.h1.next_tx() }),
         }
+    }
+
+    /// The connection became a CONNECT tunnel (RFC 9110 §9.3.6) in the last `data` call: what the layers below
+    /// must restart from. Taken once; this HTTP layer parses nothing more.
+    pub fn take_tunnel(&mut self) -> Option<Tunnel> {
+        self.tunnel.take()
     }
 
     /// Gives up waiting: what was held goes where the connection now goes (HTTP/1.1, or dark HTTP/2).

@@ -651,6 +651,17 @@ impl TlsConn {
         TlsConn { ep: Endpoints { client, server }, transport: Transport::Undecided, ts, h2_unanalysed: None }
     }
 
+    /// The connection's bytes are plaintext (decided on its first bytes).
+    pub fn is_plain(&self) -> bool {
+        matches!(self.transport, Transport::Plain)
+    }
+
+    /// The TLS layer of a CONNECT tunnel opened on this connection: undecided until the tunnel's first
+    /// bytes, as a new connection's.
+    pub fn restarted(&self) -> TlsConn {
+        TlsConn::new(self.ep.client, self.ep.server, self.ts)
+    }
+
     /// TLS negotiated HTTP/2 on this connection (ALPN `h2`).
     pub fn alpn_h2(&self) -> bool {
         matches!(&self.transport, Transport::Tls(t) if t.http2)

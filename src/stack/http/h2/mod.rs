@@ -245,7 +245,7 @@ impl H2Connection {
     fn with_sink<F: FnMut(HttpEvent<'_>)>(&mut self, out: &mut F, frame: u64, ts: Timestamp, f: impl FnOnce(&mut Self, &mut Out<'_, F>)) {
         let mut stats = std::mem::take(&mut self.body);
         let mut decoded = self.decoded;
-        let mut sink = Sink { out, stats: &mut stats, frame, ts, decoded: &mut decoded, h2c: None };
+        let mut sink = Sink { out, stats: &mut stats, frame, ts, decoded: &mut decoded, switched: None };
         f(self, &mut sink);
         self.body = stats;
         self.decoded = decoded;
