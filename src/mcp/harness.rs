@@ -123,8 +123,12 @@ impl Harness {
     }
 
     /// A complete request: head (`headers` as `Name: value` lines), body, end. Returns its transaction.
+    /// A `Host` among `headers` replaces the harness's.
     pub fn request(&mut self, c: ConnId, method: &str, target: &str, headers: &[&str], body: &str) -> TxId {
-        let mut head = format!("{method} {target} HTTP/1.1\r\nHost: {SERVER}\r\n");
+        let mut head = format!("{method} {target} HTTP/1.1\r\n");
+        if !headers.iter().any(|h| h.to_ascii_lowercase().starts_with("host:")) {
+            head.push_str(&format!("Host: {SERVER}\r\n"));
+        }
         for h in headers {
             head.push_str(h);
             head.push_str("\r\n");

@@ -266,20 +266,36 @@ struct ServerState {
 
 /// The `initialize` negotiations of the capture, to judge one against the server's other answers and the
 /// client's earlier ones (MCP-VERSION-DOWNGRADE). Versions are dates: string order is version order.
+///
+/// A server is its endpoint URL (one endpoint per MCP server, Streamable HTTP §"Transports"): the address,
+/// the `Host` its clients name and the path. One address may front several servers, and their versions are
+/// not each other's: a forward proxy's origins (every tunnel and absolute-form request goes to the proxy's
+/// address), a gateway's virtual hosts or per-server paths.
 #[derive(Debug, Default)]
 pub(crate) struct Versions {
     /// Per server: each version asked for, with the newest version answered to it.
-    by_server: WireMap<SocketAddr, BTreeMap<String, String>>,
-    /// Per client address, server and endpoint: the last version asked for and the one negotiated.
-    by_client: WireMap<(IpAddr, SocketAddr, String), (String, String)>,
+    by_server: WireMap<Endpoint, BTreeMap<String, String>>,
+    /// Per client address and server: the last version asked for and the one negotiated.
+    by_client: WireMap<(IpAddr, Endpoint), (String, String)>,
 }
+
+/// A server's address, host and path (see [`Versions`]).
+type Endpoint = (SocketAddr, Arc<str>, Arc<str>);
 
 impl Versions {
     /// Records a negotiation; returns the newest version the server answered before to a request for
     /// `requested` or newer, and the client's previous negotiated version when it asked for no more
-    /// then than now (`""` for none). At most `cap` clients are remembered.
-    fn negotiated(&mut self, server: SocketAddr, client: IpAddr, endpoint: &str, requested: &str, negotiated: &str, cap: usize) -> (String, String) {
-        let answers = self.by_server.entry(server).or_default();
+    /// then than now (`""` for none). At most `cap` servers and `cap` clients are remembered.
+    #[allow(clippy::too_many_arguments)]
+    fn negotiated(&mut self, server: SocketAddr, host: &Arc<str>, endpoint: &Arc<str>, client: IpAddr, requested: &str, negotiated: &str, cap: usize) -> (String, String) {
+        let at: Endpoint = (server, Arc::clone(host), Arc::clone(endpoint));
+        let mut none = BTreeMap::new();
+        let answers = if self.by_server.len() < cap || self.by_server.contains_key(&at) {
+            // ALLOC: one entry per server endpoint, bounded by 4 x limits::max_pending_per_session
+            self.by_server.entry(at.clone()).or_default()
+        } else {
+            &mut none
+        };
         let best = answers.range(requested.to_string()..).map(|(_, v)| v.as_str()).max().unwrap_or("").to_string();
         if answers.len() < 64 || answers.contains_key(requested) {
             // ALLOC: one entry per distinct version asked of a server, at most 64
@@ -288,13 +304,13 @@ impl Versions {
                 *e = negotiated.to_string();
             }
         }
-        let key = (client, server, endpoint.to_string());
+        let key = (client, at);
         let previous = match self.by_client.get(&key) {
             Some((asked, got)) if asked.as_str() <= requested => got.clone(),
             _ => String::new(),
         };
         if self.by_client.len() < cap || self.by_client.contains_key(&key) {
-            // ALLOC: one entry per client endpoint, bounded by 4 x limits::max_pending_per_session
+            // ALLOC: one entry per client of a server endpoint, bounded by 4 x limits::max_pending_per_session
             self.by_client.insert(key, (requested.to_string(), negotiated.to_string()));
         }
         (best, previous)

@@ -595,7 +595,7 @@ pub(super) fn reply_delivered<F: FnMut(Fact)>(
         if let Some(v) = result.protocol_version.as_ref().and_then(|v| v.0.clone()) {
             s.version = Some(v.as_str().into());
             if let Some(req) = init_requested.take() {
-                let (server_best, client_previous) = versions.negotiated(s.key.server, client.ip(), endpoint, &req, &v, cap);
+                let (server_best, client_previous) = versions.negotiated(s.key.server, &s.host, endpoint, client.ip(), &req, &v, cap);
                 let frames = if at.head_frame == at.frame { vec![at.frame] } else { vec![at.head_frame, at.frame] };
                 out(Fact {
                     ctx: ctx(s, frames),
@@ -949,6 +949,30 @@ mod tests {
         assert_eq!(h.alarms(), vec!["MCP-VERSION-DOWNGRADE"]);
         let f = h.facts_of("initialize");
         assert!(matches!(&f[1].kind, FactKind::Initialize(i) if i.server_best == "2025-11-25"));
+    }
+
+    #[test]
+    fn servers_sharing_an_address_answer_for_themselves() {
+        // A forward proxy's origins (absolute-form targets, or CONNECT tunnels: one Host each), a gateway's
+        // virtual hosts or per-server paths: one address, several servers, each negotiating its own newest
+        // version (samples/ecosystem/egress-squid-two-origins.pcap). Only the same host and path is the same
+        // server.
+        let run = |first: (&str, &str), second: (&str, &str)| {
+            let mut h = Harness::new();
+            for (i, ((target, host), answered)) in [(first, "2025-11-25"), (second, "2025-03-26")].into_iter().enumerate() {
+                let c = h.connect(&format!("10.0.0.{}:40000", i + 1));
+                let host = format!("Host: {host}");
+                let tx = h.request(c, "POST", target, &[&host], &initialize(0, "2025-11-25"));
+                h.json(c, tx, &[&format!("Mcp-Session-Id: s{i}")], &initialized(0, answered));
+            }
+            h.finish();
+            h.alarms()
+        };
+        let proxied_a = ("http://a.example/mcp", "a.example");
+        assert_eq!(run(proxied_a, ("http://b.example/mcp", "b.example")), Vec::<String>::new());
+        assert_eq!(run(("/github/mcp", "gw"), ("/jira/mcp", "gw")), Vec::<String>::new());
+        assert_eq!(run(proxied_a, ("http://a.example/mcp", "a.example")), vec!["MCP-VERSION-DOWNGRADE"]);
+        assert_eq!(run(proxied_a, ("/mcp", "a.example")), vec!["MCP-VERSION-DOWNGRADE"], "the absolute form is the same endpoint");
     }
 
     #[test]
