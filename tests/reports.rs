@@ -279,3 +279,29 @@ fn an_answer_before_the_request_body_is_judged_on_the_whole_request() {
         assert!(report.iter().skip(1).all(|r| r[2] == "MCP-VERSION-DOWNGRADE"), "{pcap}: {report:?}");
     }
 }
+
+/// A sensor between agents and an egress proxy (`samples/ecosystem/egress.md`, squid 5.7). Through
+/// `HTTPS_PROXY` each client tunnels its TLS with CONNECT: the Python SDK opens nine tunnels, undici three
+/// that it keeps alive and resumes TLS on. Each tunnel is analysed from the byte after squid's 200 and
+/// decrypted with the client's key log, so the front hop's session is seen beside the backend's, with squid
+/// as its server and the origin as its host. Through `HTTP_PROXY` the clients send absolute-form targets,
+/// and the front hop's endpoint is the path, as on the backend. Whole inventories and summaries against
+/// their goldens.
+#[test]
+fn mcp_through_a_forward_proxy_is_seen_on_the_proxys_hop() {
+    let dir = Scratch::new("reports-egress");
+    for name in ["egress-squid-connect", "egress-squid-ts-connect", "egress-squid-http", "egress-squid-ts-http"] {
+        let pcap = format!("samples/ecosystem/{name}.pcap");
+        let keys = format!("samples/ecosystem/{name}.keys");
+        let inv = dir.join(format!("{name}.sessions"));
+        let mut args = vec!["-r", &pcap, "--sessions", inv.to_str().unwrap()];
+        if root().join(&keys).exists() {
+            args.extend(["--keylog", &keys]);
+        }
+        let o = run(&args);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert_eq!(csv_rows(&stdout(&o)).len(), 1, "{name}: no incident (labels-egress.tsv)");
+        assert_golden(&root().join(format!("tests/golden/{name}.sessions")), &std::fs::read_to_string(&inv).unwrap());
+        assert_golden(&root().join(format!("tests/golden/{name}.summary")), &normalise_elapsed(&stderr(&o)));
+    }
+}
