@@ -304,4 +304,9 @@ fn mcp_through_a_forward_proxy_is_seen_on_the_proxys_hop() {
         assert_golden(&root().join(format!("tests/golden/{name}.sessions")), &std::fs::read_to_string(&inv).unwrap());
         assert_golden(&root().join(format!("tests/golden/{name}.summary")), &normalise_elapsed(&stderr(&o)));
     }
+    // Without the key log the tunnels are TLS the sensor cannot read, and it says so for the proxy's hop too.
+    let rows = csv_of("samples/ecosystem/egress-squid-connect.pcap", &[]);
+    let dark: Vec<(&str, &str)> = rows.iter().skip(1).map(|r| (r[2].as_str(), r[6].as_str())).collect();
+    assert_eq!(dark, [("CAPTURE-TLS-UNDECRYPTED", "127.0.0.1:19090"), ("CAPTURE-TLS-UNDECRYPTED", "127.0.0.1:19095")]);
+    assert!(rows[1][12].starts_with("9 TLS connection(s) to this server not decrypted (no key log)"), "{:?}", rows[1]);
 }
