@@ -285,12 +285,15 @@ fn an_answer_before_the_request_body_is_judged_on_the_whole_request() {
 /// that it keeps alive and resumes TLS on. Each tunnel is analysed from the byte after squid's 200 and
 /// decrypted with the client's key log, so the front hop's session is seen beside the backend's, with squid
 /// as its server and the origin as its host. Through `HTTP_PROXY` the clients send absolute-form targets,
-/// and the front hop's endpoint is the path, as on the backend. Whole inventories and summaries against
-/// their goldens.
+/// and the front hop's endpoint is the path, as on the backend. Two origins behind the one proxy address
+/// keep their own sessions and versions: two of different SDK generations (no MCP-VERSION-DOWNGRADE), two
+/// that mint no session id, one agent's calls to them interleaved (four sessions of six requests). Whole
+/// inventories and summaries against their goldens.
 #[test]
 fn mcp_through_a_forward_proxy_is_seen_on_the_proxys_hop() {
     let dir = Scratch::new("reports-egress");
-    for name in ["egress-squid-connect", "egress-squid-ts-connect", "egress-squid-http", "egress-squid-ts-http"] {
+    let names = ["connect", "ts-connect", "http", "ts-http", "two-origins", "two-stateless"].map(|n| format!("egress-squid-{n}"));
+    for name in &names {
         let pcap = format!("samples/ecosystem/{name}.pcap");
         let keys = format!("samples/ecosystem/{name}.keys");
         let inv = dir.join(format!("{name}.sessions"));

@@ -226,8 +226,8 @@ struct ClientState {
     last_sid: Option<Arc<str>>,
     /// An `initialize` of this client was seen.
     initialized: bool,
-    /// The latest `initialize` handshake without a session id, per endpoint (see `SessionIdent`).
-    handshakes: BTreeMap<String, u64>,
+    /// The latest `initialize` handshake without a session id, per host and endpoint (see `SessionIdent`).
+    handshakes: BTreeMap<(Arc<str>, Arc<str>), u64>,
     /// Serial of this client's newest such handshake with this server: counted per client and server, not
     /// per capture, so a session's key does not depend on other servers' traffic (a `--threads` shard
     /// sees only its own servers).
@@ -238,11 +238,11 @@ struct ClientState {
 }
 
 impl ClientState {
-    /// What the client sends next on `path` without a session id belongs to a new handshake.
-    fn next_handshake(&mut self, path: &str) {
+    /// What the client sends next to `host` on `path` without a session id belongs to a new handshake.
+    fn next_handshake(&mut self, host: &Arc<str>, path: &Arc<str>) {
         self.handshake_seq += 1;
         // ALLOC: one handshake serial per endpoint of a client, few in practice
-        self.handshakes.insert(path.to_string(), self.handshake_seq);
+        self.handshakes.insert((Arc::clone(host), Arc::clone(path)), self.handshake_seq);
     }
 }
 
@@ -675,9 +675,10 @@ impl McpTracker {
                 let handshake = if info.stateless {
                     0
                 } else {
-                    self.clients.get(&(client.ip(), server)).and_then(|c| c.handshakes.get(&*info.path)).copied().unwrap_or(0)
+                    let at = (Arc::clone(&info.host), Arc::clone(&info.path));
+                    self.clients.get(&(client.ip(), server)).and_then(|c| c.handshakes.get(&at)).copied().unwrap_or(0)
                 };
-                IdentRef::Anonymous { client: client.ip(), endpoint: &info.path, client_name: info.client_name.as_deref(), handshake }
+                IdentRef::Anonymous { client: client.ip(), host: &info.host, endpoint: &info.path, client_name: info.client_name.as_deref(), handshake }
             }
         };
         KeyRef { server, ident }

@@ -119,7 +119,7 @@ impl McpTracker {
         }
         if initialize && req_sid.is_none() && resp_sid.is_none() && !legacy_message {
             // A server that mints no session id: this handshake starts an anonymous session of its own.
-            self.client_mut(client.ip(), server).next_handshake(&path);
+            self.client_mut(client.ip(), server).next_handshake(&info.host, &path);
         }
         // A session id on an error answer keys nothing: some servers stamp a fresh id on every 400 to a
         // request without one (the Python SDK on a session-less GET), and no session follows it.
@@ -132,7 +132,7 @@ impl McpTracker {
             // A refused handshake is over: what the client sends next on the endpoint without a session id is
             // another attempt (the HTTP+SSE GET of a fallback, which its `endpoint` event then names), not
             // part of this one.
-            self.client_mut(client.ip(), server).next_handshake(&path);
+            self.client_mut(client.ip(), server).next_handshake(&info.host, &path);
         }
         if gapped {
             if let Some(s) = self.sessions.get_mut(&key) {
@@ -973,6 +973,30 @@ mod tests {
         assert_eq!(run(("/github/mcp", "gw"), ("/jira/mcp", "gw")), Vec::<String>::new());
         assert_eq!(run(proxied_a, ("http://a.example/mcp", "a.example")), vec!["MCP-VERSION-DOWNGRADE"]);
         assert_eq!(run(proxied_a, ("/mcp", "a.example")), vec!["MCP-VERSION-DOWNGRADE"], "the absolute form is the same endpoint");
+    }
+
+    #[test]
+    fn servers_without_session_ids_behind_one_proxy_keep_their_own_sessions() {
+        // One agent, two origins that mint no session id, reached through one forward proxy (absolute-form
+        // targets, one Host each), their handshakes and calls interleaved on the same path: each origin's
+        // exchanges stay in its own session, whatever the other's handshake did meanwhile.
+        let mut h = Harness::recording();
+        let origins = [("http://a.example/mcp", "Host: a.example"), ("http://b.example/mcp", "Host: b.example")];
+        let conns: Vec<_> = (0..2).map(|i| h.connect(&format!("10.0.0.1:{}", 40000 + i))).collect();
+        for (c, (target, host)) in conns.iter().zip(origins) {
+            let tx = h.request(*c, "POST", target, &[host], &initialize(0, "2025-11-25"));
+            h.json(*c, tx, &[], &initialized(0, "2025-11-25"));
+        }
+        for id in 1..4 {
+            for (c, (target, host)) in conns.iter().zip(origins) {
+                let tx = h.request(*c, "POST", target, &[host, "MCP-Protocol-Version: 2025-11-25"], &tool_call(id));
+                h.json(*c, tx, &[], &tool_result(id));
+            }
+        }
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
+        let rows: Vec<(String, u64)> = h.records().into_iter().map(|r| (r.host, r.requests)).collect();
+        assert_eq!(rows, [("a.example".to_string(), 4), ("b.example".to_string(), 4)]);
     }
 
     #[test]

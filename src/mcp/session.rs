@@ -21,11 +21,13 @@ pub enum SessionIdent {
     McpSessionId(Arc<str>),
     /// HTTP+SSE: the session parameter of the POST URL announced in the `endpoint` event.
     LegacyParam(Arc<str>),
-    /// No session on the wire: client address, endpoint, the `_meta` `clientInfo.name` when present, and
-    /// the `initialize` handshake the requests follow (a serial per handshake; 0 for stateless 2026-07-28
-    /// exchanges, which have none). A Streamable HTTP server that mints no session id thus gets one
-    /// session per handshake, never one per IP address (INCIDENTS.md "session").
-    Anonymous { client: IpAddr, endpoint: Arc<str>, client_name: Option<Arc<str>>, handshake: u64 },
+    /// No session on the wire: client address, the `Host` and endpoint the requests name, the `_meta`
+    /// `clientInfo.name` when present, and the `initialize` handshake the requests follow (a serial per
+    /// handshake; 0 for stateless 2026-07-28 exchanges, which have none). A Streamable HTTP server that
+    /// mints no session id thus gets one session per handshake, never one per IP address (INCIDENTS.md
+    /// "session"); the `Host` keeps apart the origins one address fronts (a forward proxy's, whose
+    /// clients send every origin's requests to it on the same path).
+    Anonymous { client: IpAddr, host: Arc<str>, endpoint: Arc<str>, client_name: Option<Arc<str>>, handshake: u64 },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -47,7 +49,7 @@ pub struct KeyRef<'a> {
 pub enum IdentRef<'a> {
     McpSessionId(&'a str),
     LegacyParam(&'a str),
-    Anonymous { client: IpAddr, endpoint: &'a str, client_name: Option<&'a str>, handshake: u64 },
+    Anonymous { client: IpAddr, host: &'a str, endpoint: &'a str, client_name: Option<&'a str>, handshake: u64 },
 }
 
 impl KeyRef<'_> {
@@ -55,8 +57,8 @@ impl KeyRef<'_> {
         let ident = match self.ident {
             IdentRef::McpSessionId(s) => SessionIdent::McpSessionId(s.into()),
             IdentRef::LegacyParam(s) => SessionIdent::LegacyParam(s.into()),
-            IdentRef::Anonymous { client, endpoint, client_name, handshake } => {
-                SessionIdent::Anonymous { client, endpoint: endpoint.into(), client_name: client_name.map(Arc::from), handshake }
+            IdentRef::Anonymous { client, host, endpoint, client_name, handshake } => {
+                SessionIdent::Anonymous { client, host: host.into(), endpoint: endpoint.into(), client_name: client_name.map(Arc::from), handshake }
             }
         };
         SessionKey { server: self.server, ident }
@@ -74,8 +76,8 @@ impl AsKeyRef for SessionKey {
         let ident = match &self.ident {
             SessionIdent::McpSessionId(s) => IdentRef::McpSessionId(s),
             SessionIdent::LegacyParam(s) => IdentRef::LegacyParam(s),
-            SessionIdent::Anonymous { client, endpoint, client_name, handshake } => {
-                IdentRef::Anonymous { client: *client, endpoint, client_name: client_name.as_deref(), handshake: *handshake }
+            SessionIdent::Anonymous { client, host, endpoint, client_name, handshake } => {
+                IdentRef::Anonymous { client: *client, host, endpoint, client_name: client_name.as_deref(), handshake: *handshake }
             }
         };
         KeyRef { server: self.server, ident }
@@ -129,8 +131,8 @@ impl SessionKey {
         match &self.ident {
             SessionIdent::McpSessionId(s) => format!("{} sid {}", self.server, s),
             SessionIdent::LegacyParam(s) => format!("{} legacy {}", self.server, s),
-            SessionIdent::Anonymous { client, endpoint, client_name, handshake } => {
-                format!("{} anon {} {} {} {}", self.server, client, endpoint, client_name.as_deref().unwrap_or("-"), handshake)
+            SessionIdent::Anonymous { client, host, endpoint, client_name, handshake } => {
+                format!("{} anon {} {} {} {} {}", self.server, client, host, endpoint, client_name.as_deref().unwrap_or("-"), handshake)
             }
         }
     }
@@ -574,7 +576,7 @@ mod tests {
         let server: SocketAddr = "127.0.0.1:8000".parse().unwrap();
         let k = SessionKey { server, ident: SessionIdent::McpSessionId("abc".into()) };
         assert_eq!(k.display_id(), "abc");
-        let a = SessionKey { server, ident: SessionIdent::Anonymous { client: "127.0.0.1".parse().unwrap(), endpoint: "/mcp".into(), client_name: None, handshake: 0 } };
+        let a = SessionKey { server, ident: SessionIdent::Anonymous { client: "127.0.0.1".parse().unwrap(), host: "h".into(), endpoint: "/mcp".into(), client_name: None, handshake: 0 } };
         assert_eq!(a.display_id(), "-");
         assert_ne!(k.unique(), a.unique());
     }
@@ -623,9 +625,9 @@ mod table_tests {
         let refs = [
             KeyRef { server, ident: IdentRef::McpSessionId("s1") },
             KeyRef { server, ident: IdentRef::LegacyParam("s1") },
-            KeyRef { server, ident: IdentRef::Anonymous { client, endpoint: "/mcp", client_name: None, handshake: 1 } },
-            KeyRef { server, ident: IdentRef::Anonymous { client, endpoint: "/mcp", client_name: Some("c"), handshake: 1 } },
-            KeyRef { server, ident: IdentRef::Anonymous { client, endpoint: "/mcp", client_name: Some("c"), handshake: 2 } },
+            KeyRef { server, ident: IdentRef::Anonymous { client, host: "h", endpoint: "/mcp", client_name: None, handshake: 1 } },
+            KeyRef { server, ident: IdentRef::Anonymous { client, host: "h", endpoint: "/mcp", client_name: Some("c"), handshake: 1 } },
+            KeyRef { server, ident: IdentRef::Anonymous { client, host: "h", endpoint: "/mcp", client_name: Some("c"), handshake: 2 } },
         ];
         let mut t = SessionTable::default();
         for (i, r) in refs.iter().enumerate().filter(|(i, _)| i % 2 == 0) {

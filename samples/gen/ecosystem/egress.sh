@@ -35,10 +35,18 @@
 #                      to the oldsdks group's mcp 1.9.4 FastMCP server on 19105 (oldsdks/py18.py server in
 #                      oldsdks/.venv-py19, made with need_venv from oldsdks/requirements-py19.txt if missing; answers
 #                      2025-03-26), plain HTTP: on the front both sessions go to squid's 127.0.0.1:19090
+#   squid-two-stateless  19090 -> 19107 and 19109: an agent with two MCP servers configured, neither minting a session
+#                      id: two mcp 2.3.0 servers with stateless_http=True (egress/py_server.py PORT --stateless,
+#                      `egress-py-server-19107` and `-19109`), both on /mcp, and ONE client process
+#                      (egress/py_two_client.py, legacy mode) with HTTP_PROXY=http://127.0.0.1:19090 holding both
+#                      sessions open at once, their calls interleaved (A then B: initialize, tools/list, add(1,2),
+#                      echo, slow_count(3) with progress; then close B, A), plain HTTP: on the front both sessions
+#                      share the client's address, squid's 127.0.0.1:19090 and the path /mcp; only the absolute-form
+#                      target and Host tell them apart
 #
-# Every client run: initialize (legacy handshake), tools/list, add(1,2), echo("hello"), slow_count(3) with a progress
-# callback (a progressToken: 3 notifications/progress 0.1 s apart), add(40,2), 0.1 s apart, close. Each request times
-# out after 10 s (TS: 15 s), each client run after 30 s (60 here).
+# Every other client run: initialize (legacy handshake), tools/list, add(1,2), echo("hello"), slow_count(3) with a
+# progress callback (a progressToken: 3 notifications/progress 0.1 s apart), add(40,2), 0.1 s apart, close. Each
+# request times out after 10 s (TS: 15 s), each client run after 30 s (60 here).
 # The server is up before its capture starts (its port probed then, not during the capture); squid is started after
 # the capture starts and its port is watched with `ss` (no probe packets), and stopped with SIGTERM before the capture
 # ends (it exits after its shutdown_lifetime, 30 s by default), so what it does on both hops from its first to its
@@ -77,9 +85,10 @@ PROXY="http://$HOST:$PROXY_PORT"
 SQUID_DIR="$RUN/squid"                                  # squid's conf, pid file, logs, netdb state (owned by proxy)
 CERT="$W/certs/cert.pem"
 KEY="$W/certs/key.pem"
-SERVER=("$SDKPY" "$W/py_server.py")                     # SERVER PORT [--sse | --cert C --key K]
+SERVER=("$SDKPY" "$W/py_server.py")                     # SERVER PORT [--sse | --stateless | --cert C --key K]
 PY_CLIENT=("$SDKPY" "$ECO/relays/py_client.py")         # the relays group's client: URL [--mode legacy]
 PY_SSE_CLIENT=("$SDKPY" "$W/py_sse_client.py")          # URL (.../sse)
+PY_TWO_CLIENT=("$SDKPY" "$W/py_two_client.py")          # URL-A URL-B: two sessions at once, calls interleaved
 
 setup() {
     setup_pysdk
@@ -215,6 +224,33 @@ scenario_squid-two-origins() {
     : >"$SQUID_DIR/access.log" 2>/dev/null || true
 }
 
-ALL=(squid-http squid-http-legacy squid-connect squid-ts-http squid-ts-http-tunnel squid-ts-connect squid-two-origins)
+# squid-two-stateless: as squid-two-origins, with two stateless mcp 2.3.0 servers (A on 19107, B on 19109, both
+# py_server.py --stateless) and ONE client run holding a session with each (py_two_client.py); the listing names 19107
+# "backend" and 19109 "backend 2".
+scenario_squid-two-stateless() {
+    local name=squid-two-stateless a=19107 b=19109 squid_pid
+    DESCRIBE=("$SDKPY" "$W/wire.py" "$PROXY_PORT" "$a" "$b")
+    guard_start "$name"
+    free "$PROXY_PORT" "$a" "$b"
+    server "$name-server-a" "$a" "${SERVER[@]}" "$a" --stateless
+    server "$name-server-b" "$b" "${SERVER[@]}" "$b" --stateless
+    capture_start "$name" "$PROXY_PORT" "$a" "$b"
+    bg "$name-squid" squid -N -f "$SQUID_DIR/squid.conf"
+    squid_pid=$LAST_PID
+    listening "$PROXY_PORT"
+    # shellcheck disable=SC2046
+    run "$name-client" $(proxied HTTP_PROXY) "${PY_TWO_CLIENT[@]}" "http://$HOST:$a/mcp" "http://$HOST:$b/mcp"
+    sleep 0.5
+    stop_squid "$squid_pid"
+    capture_stop "$name"
+    cleanup
+    sleep 1
+    guard_stop "$name"
+    tail -n +1 "$SQUID_DIR/access.log" 2>/dev/null | sed "s/^/   access.log: /" | tail -24 || true
+    : >"$SQUID_DIR/access.log" 2>/dev/null || true
+}
+
+ALL=(squid-http squid-http-legacy squid-connect squid-ts-http squid-ts-http-tunnel squid-ts-connect squid-two-origins
+     squid-two-stateless)
 
 run_scenarios "tcpdump tshark ss openssl squid node npm" -- "$@"
