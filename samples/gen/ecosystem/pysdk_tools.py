@@ -31,6 +31,24 @@ def log_raised(e: BaseException) -> None:
         log("the SDK raised:", type(x).__name__, str(x)[:300])
 
 
+async def bounded_run(body, seconds=30):
+    """Awaits BODY (one client run) within SECONDS; when the SDK raises, logs what it raised and ends the run there:
+    no retry, no new session."""
+    try:
+        async with asyncio.timeout(seconds):
+            await body
+        log("closed")
+    except BaseException as e:  # noqa: BLE001 - what the SDK raised is the point; the run ends here
+        log_raised(e)
+        log("run ended after the SDK raised (no retry, no new session)")
+
+
+async def exercise_at(client_cm, calls=CALLS):
+    """exercise(CALLS) in the session CLIENT_CM (an SDK `Client`, not yet entered) opens and closes."""
+    async with client_cm as client:
+        await exercise(client, calls)
+
+
 def report_text(rows: int) -> str:
     return "\n".join(f"row {i:03d} | status ok | latency {(i * 7) % 97} ms | region eu-west" for i in range(1, rows + 1))
 

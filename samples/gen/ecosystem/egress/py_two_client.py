@@ -20,7 +20,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pysdk_tools import log, log_raised  # noqa: E402  (../pysdk_tools.py)
+from pysdk_tools import bounded_run, log  # noqa: E402  (../pysdk_tools.py)
 
 STEPS = [("tools/list", None), ("add", {"a": 1, "b": 2}), ("echo", {"text": "hello"}), ("slow_count", {"n": 3})]
 
@@ -42,8 +42,8 @@ async def step(tag, client, name, arguments):
 async def main(url_a: str, url_b: str) -> None:
     from mcp.client.client import Client
 
-    try:
-        async with asyncio.timeout(30), contextlib.AsyncExitStack() as stack:
+    async def run():
+        async with contextlib.AsyncExitStack() as stack:
             a = await stack.enter_async_context(Client(url_a, mode="legacy", read_timeout_seconds=10))
             log("A initialized", url_a, "negotiated", a.protocol_version)
             await asyncio.sleep(0.1)
@@ -55,10 +55,8 @@ async def main(url_a: str, url_b: str) -> None:
                     await step(tag, client, name, arguments)
             await asyncio.sleep(0.1)
             log("closing B, then A")
-        log("closed")
-    except BaseException as e:  # noqa: BLE001 - what the SDK raised is the point; the run ends here
-        log_raised(e)
-        log("run ended after the SDK raised (no retry, no new session)")
+
+    await bounded_run(run())
 
 
 if __name__ == "__main__":

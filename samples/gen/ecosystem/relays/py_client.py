@@ -17,20 +17,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pysdk_tools import CALLS, exercise, log, log_raised  # noqa: E402  (../pysdk_tools.py)
+from pysdk_tools import bounded_run, exercise_at  # noqa: E402  (../pysdk_tools.py)
 
 
 async def main(url: str, mode: str) -> None:
     from mcp.client.client import Client
 
-    try:
-        async with asyncio.timeout(30):
-            async with Client(url, mode=mode, read_timeout_seconds=10) as client:
-                await exercise(client, CALLS)
-        log("closed")
-    except BaseException as e:  # noqa: BLE001 - what the SDK raised is the point; the run ends here
-        log_raised(e)
-        log("run ended after the SDK raised (no retry, no new session)")
+    await bounded_run(exercise_at(Client(url, mode=mode, read_timeout_seconds=10)))
 
 
 if __name__ == "__main__":

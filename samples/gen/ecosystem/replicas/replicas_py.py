@@ -26,7 +26,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pysdk_tools import CALLS, HOST, exercise, log, log_raised, streamable_app  # noqa: E402  (../pysdk_tools.py)
+from pysdk_tools import HOST, bounded_run, exercise_at, streamable_app  # noqa: E402  (../pysdk_tools.py)
 
 
 def app():
@@ -49,14 +49,7 @@ def run_server(args) -> None:
 async def run_client(args) -> None:
     from mcp.client.client import Client
 
-    try:
-        async with asyncio.timeout(30):
-            async with Client(args.url, mode="legacy") as client:
-                await exercise(client, CALLS)
-        log("closed")
-    except BaseException as e:  # noqa: BLE001 - what the SDK raised is the point; the run ends here
-        log_raised(e)
-        log("run ended after the SDK raised (no retry, no new session)")
+    await bounded_run(exercise_at(Client(args.url, mode="legacy")))
 
 
 if __name__ == "__main__":
