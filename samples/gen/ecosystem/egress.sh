@@ -101,17 +101,6 @@ setup() {
     squid -k parse -f "$SQUID_DIR/squid.conf" >"$RUN/squid-parse.log" 2>&1 || { cat "$RUN/squid-parse.log" >&2; exit 1; }
 }
 
-# listening PORT: wait (max 30 s) until something listens on HOST:PORT, watching the socket table (ss), not probing:
-# a probe would be a connection in the capture.
-listening() {
-    local i
-    for i in $(seq 1 300); do
-        [ -n "$(ss -Hltn "src $HOST:$1")" ] && return 0
-        sleep 0.1
-    done
-    echo "nothing listens on $HOST:$1" >&2
-    return 1
-}
 # stop_squid PID: SIGTERM to squid itself (it stops its helpers, closes its connections and exits once none is
 # active; shutdown_lifetime, 30 s by default, bounds that); SIGKILL to its process group if it is still there after
 # 40 s.
@@ -140,7 +129,7 @@ proxied() {
 # show there. Its packets are listed as a warning, not a failure: another program's traffic on this machine lands
 # there too.
 egress() {
-    local name=$1 backend=$2 sargs=$3 squid_pid
+    local name=$1 backend=$2 sargs=$3
     shift 3; [ "${1:-}" = "--" ] && shift
     DESCRIBE=("$SDKPY" "$W/wire.py" "$PROXY_PORT" "$backend")
     guard_start "$name"
@@ -148,19 +137,34 @@ egress() {
     # shellcheck disable=SC2086
     if [ "$sargs" = "-" ]; then server "$name-server" "$backend" "${SERVER[@]}" "$backend"
     else server "$name-server" "$backend" "${SERVER[@]}" "$backend" $sargs; fi
-    capture_start "$name" "$PROXY_PORT" "$backend"
-    bg "$name-squid" squid -N -f "$SQUID_DIR/squid.conf"
-    squid_pid=$LAST_PID
-    listening "$PROXY_PORT"
+    squid_up "$name" "$backend"
     run "$name-client" "$@"
+    squid_down "$name"
+}
+
+# squid_up NAME PORT...: the capture of 19090 and the servers' PORTs starts, then squid inside it, waited for with
+# `listening`; sets SQUID_PID.
+squid_up() {
+    local name=$1; shift
+    capture_start "$name" "$PROXY_PORT" "$@"
+    bg "$name-squid" squid -N -f "$SQUID_DIR/squid.conf"
+    SQUID_PID=$LAST_PID
+    listening "$PROXY_PORT"
+}
+
+# squid_down NAME: 0.5 s after the last client run, squid stopped (SIGTERM), the capture stopped and listed,
+# everything down, the guard capture ended; the key log made readable; the tail of squid's access log shown, then
+# emptied for the next scenario.
+squid_down() {
+    local name=$1
     sleep 0.5
-    stop_squid "$squid_pid"
+    stop_squid "$SQUID_PID"
     capture_stop "$name"
     cleanup
     sleep 1
     guard_stop "$name"
     [ ! -f "$CAP/$GROUP-$name.keys" ] || chmod 644 "$CAP/$GROUP-$name.keys"
-    tail -n +1 "$SQUID_DIR/access.log" 2>/dev/null | sed "s/^/   access.log: /" | tail -12 || true
+    tail -n +1 "$SQUID_DIR/access.log" 2>/dev/null | sed "s/^/   access.log: /" | tail -24 || true
     : >"$SQUID_DIR/access.log" 2>/dev/null || true
 }
 
@@ -195,9 +199,9 @@ scenario_squid-ts-connect() {
 }
 
 # squid-two-origins: egress() with two servers (A: mcp 2.3.0 on 19103; B: mcp 1.9.4 on 19105), both up before the
-# capture, and two client runs in it, A first, 0.5 s apart; the listing names 19103 "backend" and 19105 "replica B".
+# capture, and two client runs in it, A first, 0.5 s apart; the listing names 19103 "backend" and 19105 "backend 2".
 scenario_squid-two-origins() {
-    local name=squid-two-origins a=19103 b=19105 squid_pid
+    local name=squid-two-origins a=19103 b=19105
     local old_py="$ECO/oldsdks/.venv-py19/bin/python"
     need_venv "$ECO/oldsdks/.venv-py19" "$ECO/oldsdks/requirements-py19.txt"   # before the guard: pip may go online
     DESCRIBE=("$SDKPY" "$W/wire.py" "$PROXY_PORT" "$a" "$b")
@@ -205,49 +209,29 @@ scenario_squid-two-origins() {
     free "$PROXY_PORT" "$a" "$b"
     server "$name-server-a" "$a" "${SERVER[@]}" "$a"
     server "$name-server-b" "$b" "$old_py" "$ECO/oldsdks/py18.py" server --port "$b"
-    capture_start "$name" "$PROXY_PORT" "$a" "$b"
-    bg "$name-squid" squid -N -f "$SQUID_DIR/squid.conf"
-    squid_pid=$LAST_PID
-    listening "$PROXY_PORT"
+    squid_up "$name" "$a" "$b"
     # shellcheck disable=SC2046
     run "$name-client-a" $(proxied HTTP_PROXY) "${PY_CLIENT[@]}" "http://$HOST:$a/mcp"
     sleep 0.5
     # shellcheck disable=SC2046
     run "$name-client-b" $(proxied HTTP_PROXY) "${PY_CLIENT[@]}" "http://$HOST:$b/mcp"
-    sleep 0.5
-    stop_squid "$squid_pid"
-    capture_stop "$name"
-    cleanup
-    sleep 1
-    guard_stop "$name"
-    tail -n +1 "$SQUID_DIR/access.log" 2>/dev/null | sed "s/^/   access.log: /" | tail -24 || true
-    : >"$SQUID_DIR/access.log" 2>/dev/null || true
+    squid_down "$name"
 }
 
 # squid-two-stateless: as squid-two-origins, with two stateless mcp 2.3.0 servers (A on 19107, B on 19109, both
 # py_server.py --stateless) and ONE client run holding a session with each (py_two_client.py); the listing names 19107
 # "backend" and 19109 "backend 2".
 scenario_squid-two-stateless() {
-    local name=squid-two-stateless a=19107 b=19109 squid_pid
+    local name=squid-two-stateless a=19107 b=19109
     DESCRIBE=("$SDKPY" "$W/wire.py" "$PROXY_PORT" "$a" "$b")
     guard_start "$name"
     free "$PROXY_PORT" "$a" "$b"
     server "$name-server-a" "$a" "${SERVER[@]}" "$a" --stateless
     server "$name-server-b" "$b" "${SERVER[@]}" "$b" --stateless
-    capture_start "$name" "$PROXY_PORT" "$a" "$b"
-    bg "$name-squid" squid -N -f "$SQUID_DIR/squid.conf"
-    squid_pid=$LAST_PID
-    listening "$PROXY_PORT"
+    squid_up "$name" "$a" "$b"
     # shellcheck disable=SC2046
     run "$name-client" $(proxied HTTP_PROXY) "${PY_TWO_CLIENT[@]}" "http://$HOST:$a/mcp" "http://$HOST:$b/mcp"
-    sleep 0.5
-    stop_squid "$squid_pid"
-    capture_stop "$name"
-    cleanup
-    sleep 1
-    guard_stop "$name"
-    tail -n +1 "$SQUID_DIR/access.log" 2>/dev/null | sed "s/^/   access.log: /" | tail -24 || true
-    : >"$SQUID_DIR/access.log" 2>/dev/null || true
+    squid_down "$name"
 }
 
 ALL=(squid-http squid-http-legacy squid-connect squid-ts-http squid-ts-http-tunnel squid-ts-connect squid-two-origins

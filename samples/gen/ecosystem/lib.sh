@@ -69,6 +69,18 @@ free() {
     done
 }
 
+# listening PORT: wait (max 30 s) until something listens on HOST:PORT, watching the socket table (ss), not probing:
+# a probe would be a connection in the capture (and a relay would open one to its backend for it).
+listening() {
+    local i
+    for i in $(seq 1 300); do
+        [ -n "$(ss -Hltn "src $HOST:$1")" ] && return 0
+        sleep 0.1
+    done
+    echo "nothing listens on $HOST:$1" >&2
+    return 1
+}
+
 # setup_pysdk: the venv of the sdks group's Python SDK server (sdks/py/sdks_py.py), which other groups' clients
 # are run against.
 setup_pysdk() { need_venv "$ECO/sdks/.venv" "$ECO/sdks/requirements.txt"; }

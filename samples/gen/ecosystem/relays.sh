@@ -70,17 +70,6 @@ MITMDUMP="$W/.venv-mitmproxy/bin/mitmdump"
 MCPO="$W/.venv-mcpo/bin/mcpo"
 FASTMCP_PY="$W/.venv-fastmcp/bin/python"
 
-# listening PORT: wait (max 30 s) until something listens on HOST:PORT, watching the socket table (ss), not probing:
-# a probe would be a connection in the capture (and mitmproxy would open one to the backend for it).
-listening() {
-    local i
-    for i in $(seq 1 300); do
-        [ -n "$(ss -Hltn "src $HOST:$1")" ] && return 0
-        sleep 0.1
-    done
-    echo "nothing listens on $HOST:$1" >&2
-    return 1
-}
 # stop_within PID SECONDS: SIGTERM to the process group started by bg; SIGKILL if it is still there after SECONDS.
 stop_within() {
     local i
