@@ -30,6 +30,7 @@ impl McpTracker {
         let pairing_unsure = view.gapped || view.midstream;
         let Some(t) = view.tx_mut(tx) else { return };
         let get_path: Arc<str> = t.req.as_deref().map_or_else(|| "".into(), Req::endpoint);
+        let get_host: Arc<str> = t.req.as_deref().map_or_else(|| "".into(), Req::host_shared);
         let req_frame = t.req.as_deref().map_or(frame, |r| r.frame);
         let capture_loss = t.capture_loss();
         let Some(resp) = t.resp.as_mut() else { return };
@@ -98,7 +99,8 @@ impl McpTracker {
                 });
             }
             let c = self.client_mut(client.ip(), server);
-            let failed = c.failed_post.take();
+            // Only a POST to the same server (its Host) is what this GET falls back from.
+            let failed = c.failed_post.take_if(|f| *f.host == *get_host);
             let answered = c.post_answers.get(&get_path).cloned();
             if let Some(f) = failed {
                 let mut ctx = ctx.clone();

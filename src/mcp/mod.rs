@@ -196,6 +196,9 @@ struct FailedPost {
     status: u16,
     code: i64,
     version: String,
+    /// The `Host` the POST named: a fallback GET goes to the same URL's server, and a client of a forward
+    /// proxy sends every origin's requests to the proxy's address.
+    host: Arc<str>,
     path: String,
     ts: Timestamp,
     frame: u64,
@@ -527,6 +530,7 @@ impl McpTracker {
                         status: 0,
                         code: 0,
                         version: req.requested_version().or_else(|| req.proto_version().map(str::to_string)).unwrap_or_default(),
+                        host: req.host_shared(),
                         path: req.path().to_string(),
                         ts,
                         frame: req.frame,

@@ -87,6 +87,11 @@ impl Req {
         &self.host
     }
 
+    /// `Host`, shared with the connection's other requests.
+    pub(super) fn host_shared(&self) -> Arc<str> {
+        Arc::clone(&self.host)
+    }
+
     /// `Mcp-Session-Id`.
     pub(super) fn session_id(&self) -> Option<&str> {
         self.sid.as_deref()

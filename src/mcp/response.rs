@@ -512,6 +512,7 @@ impl McpTracker {
                 }),
             });
             let modern = s.era == Era::Stateless2026;
+            let host = req.map_or_else(|| Arc::clone(&s.host), Req::host_shared);
             let endpoint = path.clone();
             // A POST answered 404 for its session id: the client must re-initialize (not under 2026-07-28,
             // where 404 is "method not found"). A GET's 404 is the reconnect loop's own business.
@@ -531,7 +532,7 @@ impl McpTracker {
             }
             if http_method == "POST" {
                 let version = req.and_then(|r| r.requested_version().or_else(|| r.proto_version().map(str::to_string))).unwrap_or_default();
-                let failed = FailedPost { kind: "status", status: resp.status, code, version, path: path.to_string(), ts, frame: resp.frame };
+                let failed = FailedPost { kind: "status", status: resp.status, code, version, host, path: path.to_string(), ts, frame: resp.frame };
                 self.client_mut(client.ip(), server).failed_post = Some(failed);
             }
         }
@@ -1144,6 +1145,26 @@ mod tests {
         h.event_named(c, g, Some("endpoint"), None, "/messages/?session_id=abc");
         h.finish();
         h.alarms()
+    }
+
+    #[test]
+    fn a_legacy_session_with_another_server_is_no_fallback_from_a_rejected_post() {
+        // Through a forward proxy one agent's servers share the proxy's address: origin A refuses the
+        // initialize (401: its OAuth is not set up), then the agent opens its legacy session with origin B.
+        // That is no fallback; a GET to A's own Host is (samples/ecosystem/egress.md).
+        let run = |get_host: &str| {
+            let mut h = Harness::new();
+            let c = h.connect("10.0.0.1:40000");
+            let tx = h.request(c, "POST", "http://a.example/mcp", &["Host: a.example"], &initialize(0, "2025-11-25"));
+            h.reply(c, tx, 401, &["WWW-Authenticate: Bearer", "Content-Type: application/json"], r#"{"error":"invalid_token"}"#);
+            let g = h.request(c, "GET", &format!("http://{get_host}/sse"), &[&format!("Host: {get_host}"), "Accept: text/event-stream"], "");
+            h.sse(c, g, &[]);
+            h.event_named(c, g, Some("endpoint"), None, "/messages/?session_id=abc");
+            h.finish();
+            h.alarms()
+        };
+        assert_eq!(run("b.example"), Vec::<String>::new());
+        assert_eq!(run("a.example"), vec!["MCP-FALLBACK-UNJUSTIFIED", "MCP-LEGACY-FALLBACK"]);
     }
 
     #[test]

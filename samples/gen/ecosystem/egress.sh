@@ -43,6 +43,14 @@
 #                      echo, slow_count(3) with progress; then close B, A), plain HTTP: on the front both sessions
 #                      share the client's address, squid's 127.0.0.1:19090 and the path /mcp; only the absolute-form
 #                      target and Host tell them apart
+#   squid-auth-then-legacy  19090 -> 19102 and 19104: an agent with two MCP servers configured behind the same squid,
+#                      one capture: origin A (19102) is the mcp 2.3.0 server made an OAuth resource server by the SDK's
+#                      own auth support (egress/py_server.py PORT --require-auth: a token verifier that accepts no
+#                      token), origin B (19104) the SDK's legacy HTTP+SSE app (py_server.py PORT --sse);
+#                      relays/py_client.py with no credentials to http://127.0.0.1:19102/mcp (its initialize is
+#                      answered 401 by the SDK and the run ends), then, 0.5 s later, egress/py_sse_client.py to
+#                      http://127.0.0.1:19104/sse (a normal HTTP+SSE session), both with HTTP_PROXY, plain HTTP: on
+#                      the front both go to squid's 127.0.0.1:19090
 #
 # Every other client run: initialize (legacy handshake), tools/list, add(1,2), echo("hello"), slow_count(3) with a
 # progress callback (a progressToken: 3 notifications/progress 0.1 s apart), add(40,2), 0.1 s apart, close. Each
@@ -85,7 +93,7 @@ PROXY="http://$HOST:$PROXY_PORT"
 SQUID_DIR="$RUN/squid"                                  # squid's conf, pid file, logs, netdb state (owned by proxy)
 CERT="$W/certs/cert.pem"
 KEY="$W/certs/key.pem"
-SERVER=("$SDKPY" "$W/py_server.py")                     # SERVER PORT [--sse | --stateless | --cert C --key K]
+SERVER=("$SDKPY" "$W/py_server.py")                     # PORT [--sse | --stateless | --require-auth | --cert C --key K]
 PY_CLIENT=("$SDKPY" "$ECO/relays/py_client.py")         # the relays group's client: URL [--mode legacy]
 PY_SSE_CLIENT=("$SDKPY" "$W/py_sse_client.py")          # URL (.../sse)
 PY_TWO_CLIENT=("$SDKPY" "$W/py_two_client.py")          # URL-A URL-B: two sessions at once, calls interleaved
@@ -234,7 +242,27 @@ scenario_squid-two-stateless() {
     squid_down "$name"
 }
 
+# squid-auth-then-legacy: as squid-two-origins, with A the auth-requiring mcp 2.3.0 server on 19102 (py_server.py
+# --require-auth) and B the legacy HTTP+SSE app on 19104 (py_server.py --sse), both up before the capture; two client
+# runs in it, 0.5 s apart: the Streamable HTTP client (no credentials) to A, then the HTTP+SSE client to B. The listing
+# names 19102 "backend" and 19104 "backend 2".
+scenario_squid-auth-then-legacy() {
+    local name=squid-auth-then-legacy a=19102 b=19104
+    DESCRIBE=("$SDKPY" "$W/wire.py" "$PROXY_PORT" "$a" "$b")
+    guard_start "$name"
+    free "$PROXY_PORT" "$a" "$b"
+    server "$name-server-a" "$a" "${SERVER[@]}" "$a" --require-auth
+    server "$name-server-b" "$b" "${SERVER[@]}" "$b" --sse
+    squid_up "$name" "$a" "$b"
+    # shellcheck disable=SC2046
+    run "$name-client-a" $(proxied HTTP_PROXY) "${PY_CLIENT[@]}" "http://$HOST:$a/mcp"
+    sleep 0.5
+    # shellcheck disable=SC2046
+    run "$name-client-b" $(proxied HTTP_PROXY) "${PY_SSE_CLIENT[@]}" "http://$HOST:$b/sse"
+    squid_down "$name"
+}
+
 ALL=(squid-http squid-http-legacy squid-connect squid-ts-http squid-ts-http-tunnel squid-ts-connect squid-two-origins
-     squid-two-stateless)
+     squid-two-stateless squid-auth-then-legacy)
 
 run_scenarios "tcpdump tshark ss openssl squid node npm" -- "$@"

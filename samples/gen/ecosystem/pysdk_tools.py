@@ -53,12 +53,13 @@ def report_text(rows: int) -> str:
     return "\n".join(f"row {i:03d} | status ok | latency {(i * 7) % 97} ms | region eu-west" for i in range(1, rows + 1))
 
 
-def build_server(name: str, with_report: bool = False):
-    """MCPServer NAME with add(a,b), echo(text), with_report: report(rows) (a plain-text table, about 55 bytes a row,
-    for compressors to work on), and slow_count(n) (n progress notifications, 0.1 s apart)."""
+def build_server(name: str, with_report: bool = False, **server_args):
+    """MCPServer NAME (with SERVER_ARGS, e.g. the SDK's auth arguments) with add(a,b), echo(text), with_report:
+    report(rows) (a plain-text table, about 55 bytes a row, for compressors to work on), and slow_count(n) (n progress
+    notifications, 0.1 s apart)."""
     from mcp.server.mcpserver import Context, MCPServer
 
-    server = MCPServer(name, version="1.0.0")
+    server = MCPServer(name, version="1.0.0", **server_args)
 
     @server.tool()
     def add(a: int, b: int) -> int:
