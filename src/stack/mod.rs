@@ -147,7 +147,8 @@ impl Stack {
 }
 
 impl Layers {
-    /// In-order bytes of one direction, up through TLS (or straight past it) to HTTP and JSON-RPC.
+    /// In-order bytes of one direction, up through TLS (or straight past it) to HTTP and JSON-RPC: a tunnel's
+    /// first bytes (`RunWide::route` has the same steps inline for every segment).
     #[allow(clippy::too_many_arguments)]
     fn data<F: FnMut(ConnId, Exchange<'_>)>(&mut self, conn: ConnId, tls: &mut TlsLayer, up: &mut Up, dir: Direction, bytes: &[u8], frame: u64, ts: Timestamp, out: &mut F) {
         let Layers { tls: t, http, rpc } = self;
@@ -197,7 +198,16 @@ impl RunWide {
             }
             FlowEvent::Data { conn, dir, bytes, frame, ts } => {
                 let Some(l) = layers else { return };
-                l.data(conn, tls, up, dir, bytes, frame, ts, out);
+                // `Layers::data`, written out: the per-segment path keeps TLS inlined here (callgrind: 0.9 %
+                // more instructions in a run with the call).
+                let Layers { tls: t, http, rpc } = l;
+                let alpn_h2 = t.alpn_h2();
+                tls.data(conn, t, dir, bytes, frame, ts, &mut |d| {
+                    if alpn_h2 {
+                        http.set_alpn_h2();
+                    }
+                    up.deliver(conn, http, rpc, d, out)
+                });
                 if let Some(tunnel) = l.http.take_tunnel() {
                     l.tunnel(conn, limits, tls, up, tunnel, out);
                 }
