@@ -282,7 +282,8 @@ fn an_answer_before_the_request_body_is_judged_on_the_whole_request() {
 
 /// A sensor between agents and an egress proxy (`samples/ecosystem/egress.md`, squid 5.7). Through
 /// `HTTPS_PROXY` each client tunnels its TLS with CONNECT: the Python SDK opens nine tunnels, undici three
-/// that it keeps alive and resumes TLS on. Each tunnel is analysed from the byte after squid's 200 and
+/// that it keeps alive and resumes TLS on, httpx2 one carrying HTTP/2 (ALPN h2 inside the tunnel). Each
+/// tunnel is analysed from the byte after squid's 200 and
 /// decrypted with the client's key log, so the front hop's session is seen beside the backend's, with squid
 /// as its server and the origin as its host. Through `HTTP_PROXY` the clients send absolute-form targets,
 /// and the front hop's endpoint is the path, as on the backend. Two origins behind the one proxy address
@@ -292,7 +293,7 @@ fn an_answer_before_the_request_body_is_judged_on_the_whole_request() {
 #[test]
 fn mcp_through_a_forward_proxy_is_seen_on_the_proxys_hop() {
     let dir = Scratch::new("reports-egress");
-    let names = ["connect", "ts-connect", "http", "ts-http", "two-origins", "two-stateless"].map(|n| format!("egress-squid-{n}"));
+    let names = ["connect", "ts-connect", "connect-h2", "http", "ts-http", "two-origins", "two-stateless"].map(|n| format!("egress-squid-{n}"));
     for name in &names {
         let pcap = format!("samples/ecosystem/{name}.pcap");
         let keys = format!("samples/ecosystem/{name}.keys");

@@ -51,6 +51,13 @@
 #                      answered 401 by the SDK and the run ends), then, 0.5 s later, egress/py_sse_client.py to
 #                      http://127.0.0.1:19104/sse (a normal HTTP+SSE session), both with HTTP_PROXY, plain HTTP: on
 #                      the front both go to squid's 127.0.0.1:19090
+#   squid-connect-h2   19090 -> 19106: squid-connect with HTTP/2 inside the tunnel: the Python SDK 2.3.0 client over
+#                      httpx2.AsyncClient(http2=True) (egress/py_h2_client.py, legacy mode; h2more's timeouts) in the
+#                      h2more group's venv (h2more/.venv, made by need_venv from h2more/requirements.txt if missing),
+#                      HTTPS_PROXY, SSL_CERT_FILE, SSLKEYLOGFILE, to https://127.0.0.1:19106/mcp (19106 is in
+#                      squid.conf.in's SSL_ports too): h2more's hypercorn --certfile/--keyfile (ALPN h2) serving
+#                      h2more/h2more_py.py:app; listed by egress/wire_h2.py (h2tls/describe_h2.py's h2 frames, plus
+#                      the CONNECT exchanges and the hop names), as wire.py reads HTTP/1.1 only
 #
 # Every other client run: initialize (legacy handshake), tools/list, add(1,2), echo("hello"), slow_count(3) with a
 # progress callback (a progressToken: 3 notifications/progress 0.1 s apart), add(40,2), 0.1 s apart, close. Each
@@ -262,7 +269,27 @@ scenario_squid-auth-then-legacy() {
     squid_down "$name"
 }
 
+# squid-connect-h2: squid-connect with HTTP/2 inside the tunnel: the h2more group's server (hypercorn --certfile
+# --keyfile serving h2more/h2more_py.py:app, ALPN h2 and http/1.1; h2more/.venv, made with need_venv from
+# h2more/requirements.txt if missing) with this group's certificate, and egress/py_h2_client.py (the SDK client over
+# httpx2.AsyncClient(http2=True)) in h2more/.venv. Listed by egress/wire_h2.py (wire.py reads HTTP/1.1 only).
+scenario_squid-connect-h2() {
+    local name=squid-connect-h2 port=19106 k
+    need_venv "$ECO/h2more/.venv" "$ECO/h2more/requirements.txt" hypercorn   # before the guard: pip may go online
+    k="$(keys "$name")"
+    DESCRIBE=("$SDKPY" "$W/wire_h2.py" "$PROXY_PORT" "$port")
+    guard_start "$name"
+    free "$PROXY_PORT" "$port"
+    server "$name-server" "$port" "$ECO/h2more/.venv/bin/hypercorn" --certfile "$CERT" --keyfile "$KEY" \
+        --bind "$HOST:$port" "$ECO/h2more/h2more_py.py:app"
+    squid_up "$name" "$port"
+    # shellcheck disable=SC2046
+    run "$name-client" $(proxied HTTPS_PROXY) "SSL_CERT_FILE=$CERT" "SSLKEYLOGFILE=$k" "$ECO/h2more/.venv/bin/python" \
+        "$W/py_h2_client.py" "https://$HOST:$port/mcp"
+    squid_down "$name"
+}
+
 ALL=(squid-http squid-http-legacy squid-connect squid-ts-http squid-ts-http-tunnel squid-ts-connect squid-two-origins
-     squid-two-stateless squid-auth-then-legacy)
+     squid-two-stateless squid-auth-then-legacy squid-connect-h2)
 
 run_scenarios "tcpdump tshark ss openssl squid node npm" -- "$@"
