@@ -9,7 +9,9 @@
 //! `h2`) wait, bounded, for the client's first bytes; everything else goes to HTTP/1.1 at once, as before.
 //! A connection that negotiated `h2` but whose client does not start with the preface was picked up
 //! midstream: it is not analysed (reason `midstream`); so is a plaintext connection whose first bytes read as a
-//! run of HTTP/2 frames without the preface. Must not: parse either protocol itself.
+//! run of HTTP/2 frames without the preface. A 2xx to CONNECT (RFC 9110 §9.3.6) ends HTTP on the connection:
+//! [`HttpConn::take_tunnel`] hands the layer stack what it needs to analyse the tunnelled bytes from their start.
+//! Must not: parse either protocol itself.
 
 use crate::decode::flow_key::Direction;
 use crate::http::h2::frame::{self, FrameHeader};
