@@ -9,7 +9,7 @@
 #   sudo bash samples/gen/ecosystem/agents.sh SCENARIO..  # some of them
 #
 # Scenarios (capture samples/ecosystem/agents-<scenario>.pcap, listing samples/gen/wire/ecosystem/...pcap.txt):
-#   langchain             port 19000: Python SDK 2.3.0 server (agents/py_server.py: streamable_http_app defaults,
+#   langchain             port 19000: Python SDK 2.3.0 server (../py_server.py: streamable_http_app defaults,
 #                         stateful, SSE replies, answers both eras) <- langchain-mcp-adapters 0.3.2 (mcp 1.30.0)
 #                         MultiServerMCPClient {"transport": "streamable_http"}, get_tools() then each LangChain tool
 #                         invoked (agents/langchain_client.py): a NEW MCP session for get_tools() and for every call
@@ -70,7 +70,7 @@ setup() {
     need_npm "$W"
 }
 
-PY_SERVER=("$SDKPY" "$W/py_server.py")
+PY_SERVER=("$SDKPY" "$ECO/py_server.py" --name agents-py-server)
 TS_SERVER=(node "$W/ts-server.mjs")
 py() { echo "$W/.venv-$1/bin/python"; }                 # py FRAMEWORK: that framework's venv python
 
@@ -94,7 +94,7 @@ scenario_langchain() {
     agents langchain 19000 "${PY_SERVER[@]}" 19000 -- "$(py langchain)" "$W/langchain_client.py" streamable_http "http://$HOST:19000/mcp"
 }
 scenario_langchain-sse() {
-    agents langchain-sse 19001 "${PY_SERVER[@]}" 19001 --sse -- "$(py langchain)" "$W/langchain_client.py" sse "http://$HOST:19001/sse"
+    agents langchain-sse 19001 "${PY_SERVER[@]}" 19001 --sse --name agents-py-sse-server -- "$(py langchain)" "$W/langchain_client.py" sse "http://$HOST:19001/sse"
 }
 scenario_pydantic-ai() {
     agents pydantic-ai 19010 "${PY_SERVER[@]}" 19010 -- "$(py pydantic-ai)" "$W/pydantic_ai_client.py" "http://$HOST:19010/mcp"
@@ -112,7 +112,7 @@ scenario_mcp-use() {
     agents mcp-use 19025 "${PY_SERVER[@]}" 19025 -- "$(py mcp-use)" "$W/mcp_use_client.py" "http://$HOST:19025/mcp"
 }
 scenario_mcp-use-sse() {
-    agents mcp-use-sse 19026 "${PY_SERVER[@]}" 19026 --sse -- "$(py mcp-use)" "$W/mcp_use_client.py" "http://$HOST:19026/sse"
+    agents mcp-use-sse 19026 "${PY_SERVER[@]}" 19026 --sse --name agents-py-sse-server -- "$(py mcp-use)" "$W/mcp_use_client.py" "http://$HOST:19026/sse"
 }
 scenario_langchain-js() {
     agents langchain-js 19028 "${TS_SERVER[@]}" 19028 -- node "$W/langchain-client.mjs" "http://$HOST:19028/mcp"

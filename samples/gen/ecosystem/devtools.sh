@@ -13,7 +13,7 @@
 #                   SSE replies) <- Inspector CLI, --transport http, five invocations in a row: tools/list,
 #                   tools/call add a=1 b=2, tools/call echo text=hello, tools/call slow_count n=3 with
 #                   --tool-metadata progressToken=..., tools/call add a=40 b=2
-#   inspector-py    port 18888: Python SDK (mcp 2.3.0) MCPServer (devtools/py_server.py: ../pysdk_tools.py tools,
+#   inspector-py    port 18888: Python SDK (mcp 2.3.0) MCPServer (../py_server.py: ../pysdk_tools.py tools,
 #                   streamable_http_app defaults) under uvicorn <- the same five Inspector CLI invocations
 #   inspector-sse   port 18889: TS SDK 1.32.2 legacy HTTP+SSE server (ts-server.mjs --sse: GET /sse, POST
 #                   /messages) <- the same five invocations with --transport sse
@@ -74,7 +74,7 @@ inspector_scenario() {
 }
 
 scenario_inspector-ts()  { inspector_scenario inspector-ts 18887 /mcp http node "$W/ts-server.mjs" 18887; }
-scenario_inspector-py()  { inspector_scenario inspector-py 18888 /mcp http "$ECO/sdks/.venv/bin/python" "$W/py_server.py" 18888; }
+scenario_inspector-py()  { inspector_scenario inspector-py 18888 /mcp http "$ECO/sdks/.venv/bin/python" "$ECO/py_server.py" 18888 --name devtools-py-server; }
 scenario_inspector-sse() { inspector_scenario inspector-sse 18889 /sse sse node "$W/ts-server.mjs" 18889 --sse; }
 
 # wrangler dev, offline: --local, no metrics, its inspector (devtools) port inside the sandbox's range; workerd itself

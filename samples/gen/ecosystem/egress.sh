@@ -31,12 +31,12 @@
 #                      `node --tls-keylog`)
 #   squid-two-origins  19090 -> 19103 and 19105: two origins of different SDK generations behind the same squid, one
 #                      capture: relays/py_client.py (legacy mode, asks 2025-11-25) with HTTP_PROXY=http://127.0.0.1:19090
-#                      to the mcp 2.3.0 server on 19103 (egress/py_server.py, answers 2025-11-25), then the same client
+#                      to the mcp 2.3.0 server on 19103 (../py_server.py, answers 2025-11-25), then the same client
 #                      to the oldsdks group's mcp 1.9.4 FastMCP server on 19105 (oldsdks/py18.py server in
 #                      oldsdks/.venv-py19, made with need_venv from oldsdks/requirements-py19.txt if missing; answers
 #                      2025-03-26), plain HTTP: on the front both sessions go to squid's 127.0.0.1:19090
 #   squid-two-stateless  19090 -> 19107 and 19109: an agent with two MCP servers configured, neither minting a session
-#                      id: two mcp 2.3.0 servers with stateless_http=True (egress/py_server.py PORT --stateless,
+#                      id: two mcp 2.3.0 servers with stateless_http=True (../py_server.py PORT --stateless,
 #                      `egress-py-server-19107` and `-19109`), both on /mcp, and ONE client process
 #                      (egress/py_two_client.py, legacy mode) with HTTP_PROXY=http://127.0.0.1:19090 holding both
 #                      sessions open at once, their calls interleaved (A then B: initialize, tools/list, add(1,2),
@@ -45,7 +45,7 @@
 #                      target and Host tell them apart
 #   squid-auth-then-legacy  19090 -> 19102 and 19104: an agent with two MCP servers configured behind the same squid,
 #                      one capture: origin A (19102) is the mcp 2.3.0 server made an OAuth resource server by the SDK's
-#                      own auth support (egress/py_server.py PORT --require-auth: a token verifier that accepts no
+#                      own auth support (../py_server.py PORT --require-auth: a token verifier that accepts no
 #                      token), origin B (19104) the SDK's legacy HTTP+SSE app (py_server.py PORT --sse);
 #                      relays/py_client.py with no credentials to http://127.0.0.1:19102/mcp (its initialize is
 #                      answered 401 by the SDK and the run ends), then, 0.5 s later, egress/py_sse_client.py to
@@ -100,7 +100,7 @@ PROXY="http://$HOST:$PROXY_PORT"
 SQUID_DIR="$RUN/squid"                                  # squid's conf, pid file, logs, netdb state (owned by proxy)
 CERT="$W/certs/cert.pem"
 KEY="$W/certs/key.pem"
-SERVER=("$SDKPY" "$W/py_server.py")                     # PORT [--sse | --stateless | --require-auth | --cert C --key K]
+SERVER=("$SDKPY" "$ECO/py_server.py" --name "egress-py-server-{port}")                     # PORT [--sse | --stateless | --require-auth | --cert C --key K]
 PY_CLIENT=("$SDKPY" "$ECO/relays/py_client.py")         # the relays group's client: URL [--mode legacy]
 PY_SSE_CLIENT=("$SDKPY" "$W/py_sse_client.py")          # URL (.../sse)
 PY_TWO_CLIENT=("$SDKPY" "$W/py_two_client.py")          # URL-A URL-B: two sessions at once, calls interleaved

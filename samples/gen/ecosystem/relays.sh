@@ -64,7 +64,7 @@ setup() {
     for r in "${RELAYS[@]}"; do need_venv "$W/.venv-$r" "$W/requirements-$r.txt"; done
 }
 
-BACKEND=("$SDKPY" "$W/py_server.py")                    # BACKEND PORT [--sse]
+BACKEND=("$SDKPY" "$ECO/py_server.py" --name "relays-py-server-{port}")                    # BACKEND PORT [--sse]
 CLIENT=("$SDKPY" "$W/py_client.py")                     # CLIENT URL [--mode auto]
 MITMDUMP="$W/.venv-mitmproxy/bin/mitmdump"
 MCPO="$W/.venv-mcpo/bin/mcpo"
