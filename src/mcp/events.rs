@@ -30,7 +30,6 @@ impl McpTracker {
         let pairing_unsure = view.gapped || view.midstream;
         let Some(t) = view.tx_mut(tx) else { return };
         let get_path: Arc<str> = t.req.as_deref().map_or_else(|| "".into(), Req::endpoint);
-        let get_host: Arc<str> = t.req.as_deref().map_or_else(|| "".into(), Req::host_shared);
         let req_frame = t.req.as_deref().map_or(frame, |r| r.frame);
         let capture_loss = t.capture_loss();
         let Some(resp) = t.resp.as_mut() else { return };
@@ -39,6 +38,8 @@ impl McpTracker {
 
         // HTTP+SSE bootstrap (MCP 2024-11-05 transports): the first event names the POST URL.
         if event.event.as_deref() == Some("endpoint") {
+            // Held past the connection's borrow: the fallback below is judged by the GET's Host.
+            let get_host: Arc<str> = t.req.as_deref().map_or_else(|| "".into(), Req::host_shared);
             let in_streamable = resp.kind == RespKind::Post
                 || resp.session.as_ref().is_some_and(|k| matches!(k.ident, SessionIdent::McpSessionId(_)));
             let text = event.data_text();

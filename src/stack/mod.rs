@@ -26,8 +26,8 @@ pub mod coverage;
 pub mod counters;
 
 use crate::decode::TcpSegment;
-use crate::decode::flow_key::Direction;
-use crate::http::switch::{HttpConn, Tunnel};
+use crate::http::switch::HttpConn;
+use crate::http::TxId;
 use crate::http::HttpEvent;
 use crate::limits::Limits;
 use crate::output::httplog::HttpLog;
@@ -147,39 +147,22 @@ impl Stack {
 }
 
 impl Layers {
-    /// In-order bytes of one direction, up through TLS (or straight past it) to HTTP and JSON-RPC: a tunnel's
-    /// first bytes (`RunWide::route` has the same steps inline for every segment).
-    #[allow(clippy::too_many_arguments)]
-    fn data<F: FnMut(ConnId, Exchange<'_>)>(&mut self, conn: ConnId, tls: &mut TlsLayer, up: &mut Up, dir: Direction, bytes: &[u8], frame: u64, ts: Timestamp, out: &mut F) {
-        let Layers { tls: t, http, rpc } = self;
-        // ALPN is read before any application data, so it is known by the time plaintext flows.
-        let alpn_h2 = t.alpn_h2();
-        tls.data(conn, t, dir, bytes, frame, ts, &mut |d| {
-            if alpn_h2 {
-                http.set_alpn_h2();
-            }
-            up.deliver(conn, http, rpc, d, out)
-        });
-    }
-
     /// A 2xx answered CONNECT (RFC 9110 §9.3.6): from the byte after that head, both directions carry a
     /// connection of their own to the origin server, TLS nearly always. On a plaintext connection (a
     /// forward proxy's usual port) the layers above TCP start again there, as on a new connection: TLS
     /// (decrypted with the key log, or tallied as not decrypted with its SNI), then HTTP/1.1 or HTTP/2;
     /// the JSON-RPC stage stays, and transaction ids go on from the CONNECT's. Zeek and Suricata hand a
     /// tunnel's bytes to protocol detection the same way. A tunnel inside TLS to the proxy (TLS in TLS)
-    /// is not followed: its bytes stay opaque to the HTTP layer.
-    fn tunnel<F: FnMut(ConnId, Exchange<'_>)>(&mut self, conn: ConnId, limits: &Limits, tls: &mut TlsLayer, up: &mut Up, tunnel: Tunnel, out: &mut F) {
+    /// is not followed: its bytes stay opaque to the HTTP layer. Returns whether the layers restarted.
+    fn tunnel(&mut self, limits: &Limits, counters: &mut HttpCounters, next_tx: TxId) -> bool {
         if !self.tls.is_plain() {
-            up.counters.tunnels_opaque += 1;
-            return;
+            counters.tunnels_opaque += 1;
+            return false;
         }
-        up.counters.tunnels += 1;
+        counters.tunnels += 1;
         self.tls = self.tls.restarted();
-        self.http = HttpConn::starting_at(limits, tunnel.next_tx);
-        if !tunnel.first.is_empty() {
-            self.data(conn, tls, up, tunnel.dir, &tunnel.first, tunnel.frame, tunnel.ts, out);
-        }
+        self.http = HttpConn::starting_at(limits, next_tx);
+        true
     }
 }
 
@@ -198,9 +181,8 @@ impl RunWide {
             }
             FlowEvent::Data { conn, dir, bytes, frame, ts } => {
                 let Some(l) = layers else { return };
-                // `Layers::data`, written out: the per-segment path keeps TLS inlined here (callgrind: 0.9 %
-                // more instructions in a run with the call).
                 let Layers { tls: t, http, rpc } = l;
+                // ALPN is read before any application data, so it is known by the time plaintext flows.
                 let alpn_h2 = t.alpn_h2();
                 tls.data(conn, t, dir, bytes, frame, ts, &mut |d| {
                     if alpn_h2 {
@@ -208,8 +190,11 @@ impl RunWide {
                     }
                     up.deliver(conn, http, rpc, d, out)
                 });
-                if let Some(tunnel) = l.http.take_tunnel() {
-                    l.tunnel(conn, limits, tls, up, tunnel, out);
+                let Some(tunnel) = l.http.take_tunnel() else { return };
+                if l.tunnel(limits, &mut up.counters, tunnel.next_tx) && !tunnel.first.is_empty() {
+                    // Bytes that came with the 2xx head are the tunnel's first: through the new layers as any.
+                    let ev = FlowEvent::Data { conn, dir: tunnel.dir, bytes: &tunnel.first, frame: tunnel.frame, ts: tunnel.ts };
+                    self.route(ev, layers, out);
                 }
             }
             FlowEvent::Gap { conn, dir, len, frame, ts } => {
