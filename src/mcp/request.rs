@@ -248,14 +248,17 @@ impl Req {
         !self.messages().is_empty()
     }
 
+    /// The era this request alone shows. An `initialize` shows none: the negotiated version decides
+    /// (INCIDENTS.md "era"), so its answer does (`Session::observe_handshake`), and a refused attempt
+    /// negotiated nothing.
     pub(super) fn era(&self) -> Option<Era> {
         if self.legacy_param().is_some() {
             Some(Era::HttpSse2024)
         } else if self.is_initialize() {
-            Some(Era::Streamable2025)
+            None
         } else if self.declares_2026() {
             Some(Era::Stateless2026)
-        } else if self.session_id().is_some() || self.is_initialize() {
+        } else if self.session_id().is_some() {
             Some(Era::Streamable2025)
         } else {
             None

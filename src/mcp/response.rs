@@ -166,7 +166,9 @@ impl McpTracker {
         let Some(s) = self.sessions.get_mut(&key) else { return };
         s.last_seen = s.last_seen.max(ts);
         s.exchanges += 1;
-        if initialize {
+        if initialize && (200..300).contains(&head.status) {
+            // Only an accepted initialize is a handshake: one refused (401 before a token, 404/405 on a
+            // legacy server's URL before a fallback) negotiated nothing, and its attempt's era stays unknown.
             s.observe_handshake();
         }
         if resp_sid.is_some() && s.era == Era::Unknown {
@@ -1091,6 +1093,32 @@ mod tests {
             let rows: Vec<(&str, u64, u64, u64, Option<u16>)> =
                 records.iter().map(|r| (r.session_id.as_str(), r.requests, r.resp_sse, r.resp_other, r.client.map(|c| c.port()))).collect();
             assert_eq!(rows, vec![("-", 1, 0, 1, Some(40000)), ("abc", 1, 1, 0, Some(40001))], "{status}: {records:?}");
+        }
+    }
+
+    #[test]
+    fn a_refused_initialize_is_an_attempt_of_unknown_era_and_the_accepted_retry_a_2025_session() {
+        // The conformance clients' auth scenarios (401 before a token) and the fallback samples (405 from a
+        // legacy server's `/sse`): nothing was negotiated, so the attempt's era is not streamable-2025
+        // (INCIDENTS.md "era"). The retry the server accepts is the handshake.
+        for (status, media) in [(401, "application/json"), (405, "text/plain")] {
+            let mut h = Harness::recording();
+            let c = h.connect("10.0.0.1:40000");
+            let tx = h.post(c, &[], &initialize(0, "2025-11-25"));
+            h.reply(c, tx, status, &[&format!("Content-Type: {media}")], r#"{"error":"no"}"#);
+            let tx = h.post(c, &["Authorization: Bearer t"], &initialize(1, "2025-11-25"));
+            h.json(c, tx, &[], &initialized(1, "2025-11-25"));
+            h.finish();
+            let records = h.records();
+            let rows: Vec<(crate::facts::Era, Option<&str>, u64)> =
+                records.iter().map(|r| (r.era, r.version.as_deref(), r.requests)).collect();
+            assert_eq!(
+                rows,
+                vec![(crate::facts::Era::Unknown, None, 1), (crate::facts::Era::Streamable2025, Some("2025-11-25"), 1)],
+                "{status}: {records:?}"
+            );
+            let eras: Vec<(crate::facts::Era, u64)> = h.t.stats().sessions_by_era.clone().into_iter().collect();
+            assert_eq!(eras, vec![(crate::facts::Era::Unknown, 1), (crate::facts::Era::Streamable2025, 1)]);
         }
     }
 
