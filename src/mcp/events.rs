@@ -84,7 +84,7 @@ impl McpTracker {
                 self.join_announcing_get(before, now);
             }
             // ALLOC: one path per legacy SSE URL of a server, few in practice
-            self.servers.get_or_default(server).sse_paths.insert(get_path.to_string());
+            self.servers.get_or_default(server).sse_paths.insert(&get_host, &get_path, ());
             let Some(key) = key else { return };
             let Some(s) = self.sessions.get(&key) else { return };
             let ctx = context(s, client, get_path.clone(), ts, vec![req_frame, frame]);
@@ -102,7 +102,7 @@ impl McpTracker {
             let c = self.client_mut(client.ip(), server);
             // Only a POST to the same server (its Host) is what this GET falls back from.
             let failed = c.failed_post.take_if(|f| *f.host == *get_host);
-            let answered = c.post_answers.get(&get_path).cloned();
+            let answered = c.post_answers.get(&get_host, &get_path).cloned();
             if let Some(f) = failed {
                 let mut ctx = ctx.clone();
                 ctx.frames.insert(0, f.frame);

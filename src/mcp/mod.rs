@@ -29,6 +29,7 @@ pub mod record;
 mod request;
 mod response;
 pub mod session;
+mod sites;
 mod slots;
 pub mod stream;
 mod timers;
@@ -52,6 +53,7 @@ use crate::time::{Duration, Timestamp};
 use cursor::Step;
 use record::{Recorder, RecorderConfig, SessionRecord};
 use session::{IdentRef, KeyRef, Session, SessionIdent, SessionKey, SessionTable};
+use sites::SitePaths;
 use stream::StreamTrack;
 use request::{header_expectations, KeyInfo, Req};
 use response::version_check;
@@ -252,14 +254,15 @@ impl ClientState {
 /// What the classifier keeps per server address.
 #[derive(Debug, Default)]
 struct ServerState {
-    /// Paths that carried JSON-RPC POSTs.
-    mcp_paths: WireSet<String>,
-    /// Paths whose GET served an HTTP+SSE `endpoint` event.
-    sse_paths: WireSet<String>,
+    /// Paths that carried JSON-RPC POSTs, per site.
+    mcp_paths: SitePaths<()>,
+    /// Paths whose GET served an HTTP+SSE `endpoint` event, per site.
+    sse_paths: SitePaths<()>,
     /// Paths a 401's `resource_metadata` named (OAuth protected resource metadata), at most
     /// [`MAX_METADATA_PATHS`].
     metadata_paths: WireSet<String>,
-    recent_5xx: BTreeMap<String, VecDeque<Timestamp>>,
+    /// The latest 5xx times per site and path (MCP-5XX-CASCADE is per endpoint).
+    recent_5xx: SitePaths<VecDeque<Timestamp>>,
     gaps: u64,
     missed_bytes: u64,
     /// Frames where gaps were noticed (at most `detect::MAX_FRAMES`), and the first gap's client.
@@ -756,9 +759,8 @@ impl McpTracker {
         }
         if is_post && !ids.is_empty() {
             let paths = &mut self.servers.get_or_default(server).mcp_paths;
-            if !paths.contains(&*path) {
-                // ALLOC: one path per MCP endpoint of a server, few in practice
-                paths.insert(path.to_string());
+            if !paths.contains(&info.host, &path) {
+                paths.insert(&info.host, &path, ());
             }
         }
         let client_key = (client.ip(), server);
@@ -1058,7 +1060,7 @@ fn is_mcp_request(servers: &slots::Slots<SocketAddr, ServerState>, server: Socke
     let st = servers.get(&server);
     let path = req.path();
     let metadata = || path.contains("/.well-known/") || st.is_some_and(|st| !st.metadata_paths.is_empty() && st.metadata_paths.contains(path));
-    (req.mcp_headers() && !metadata()) || req.mcp_messages() || (req.has_messages() && st.is_some_and(|st| st.mcp_paths.contains(path)))
+    (req.mcp_headers() && !metadata()) || req.mcp_messages() || (req.has_messages() && st.is_some_and(|st| st.mcp_paths.contains(req.host(), path)))
 }
 
 /// The path of the `resource_metadata` URL in a `WWW-Authenticate` challenge (RFC 9728 §5.1), if any.

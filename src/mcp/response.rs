@@ -79,7 +79,7 @@ impl McpTracker {
         };
         let path = req.endpoint();
         let is_mcp = is_mcp_request(&self.servers, server, req) || resp_sid.is_some();
-        let get_on_mcp = resp.kind == RespKind::Get && self.servers.get(&server).is_some_and(|s| s.mcp_paths.contains(&*path));
+        let get_on_mcp = resp.kind == RespKind::Get && self.servers.get(&server).is_some_and(|s| s.mcp_paths.contains(req.host(), &path));
         if !is_mcp && !get_on_mcp {
             // Plain HTTP (or a GET that may still turn out to serve an `endpoint` event).
             if let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) {
@@ -235,10 +235,11 @@ impl McpTracker {
             }
             if head.status >= 500 {
                 let st = self.servers.get_or_default(server);
-                // ALLOC: per server endpoint, RECENT_5XX times
-                let q = st.recent_5xx.entry(path.to_string()).or_default();
-                q.push_front(ts);
-                q.truncate(RECENT_5XX);
+                // ALLOC: per site endpoint, RECENT_5XX times
+                if let Some(q) = st.recent_5xx.get_or_insert_with(&info.host, &path, VecDeque::new) {
+                    q.push_front(ts);
+                    q.truncate(RECENT_5XX);
+                }
             }
         } else if resp.kind == RespKind::Post && !snapshot_ids.is_empty() {
             // A 202 carries no reply of any type (above): it neither is nor breaks a run of JSON or SSE replies.
@@ -308,7 +309,7 @@ impl McpTracker {
         // A POST answered on a URL known to serve the legacy `endpoint` event. The Go SDK announces its
         // message URL on the SSE URL's own path (`/sse?sessionid=...`): a POST carrying the session
         // parameter is a message, as the transport prescribes.
-        if resp.kind == RespKind::Post && !legacy_message && self.servers.get(&server).is_some_and(|st| st.sse_paths.contains(&*path)) {
+        if resp.kind == RespKind::Post && !legacy_message && self.servers.get(&server).is_some_and(|st| st.sse_paths.contains(&info.host, &path)) {
             if let Some(s) = self.sessions.get(&key) {
                 out(Fact {
                     ctx: ctx_for(s, vec![req_frame, frame]),
@@ -324,13 +325,13 @@ impl McpTracker {
         if resp.kind == RespKind::Post {
             let c = self.client_mut(client_key.0, client_key.1);
             let media = resp.media.as_deref().unwrap_or_default();
-            match c.post_answers.get_mut(&path) {
+            match c.post_answers.get_mut(&info.host, &path) {
                 // A message POST of the legacy transport is no POST to a URL that may serve `endpoint`.
                 _ if legacy_message => {}
                 // The same answer as last time on this path (the usual case): nothing to copy.
                 Some(a) if a.1 == media => *a = (head.status, std::mem::take(&mut a.1), frame),
                 // ALLOC: the media type, and the path the first time (one entry per POST path of a client)
-                _ => c.post_answers.insert(&path, (head.status, media.to_string(), frame)),
+                _ => c.post_answers.insert(&info.host, &path, (head.status, media.to_string(), frame)),
             }
             if head.status < 400 {
                 c.failed_post = None;
@@ -486,11 +487,12 @@ impl McpTracker {
         }
         if resp.status >= 400 {
             let fingerprint = fingerprint(resp.status, kind, code, &rpc_id, &message);
-            let on_mcp = self.servers.get(&server).is_some_and(|st| st.mcp_paths.contains(&*path));
+            let site = req.map_or(&*s.host, Req::host);
+            let on_mcp = self.servers.get(&server).is_some_and(|st| st.mcp_paths.contains(site, &path));
             let recent: Vec<i64> = self
                 .servers
                 .get(&server)
-                .and_then(|st| st.recent_5xx.get(&*path))
+                .and_then(|st| st.recent_5xx.get(site, &path))
                 .map(|q| q.iter().map(|t| ts.since(*t).0 / 1_000_000).collect())
                 .unwrap_or_default();
             out(Fact {
@@ -1041,6 +1043,84 @@ mod tests {
         assert!(!fired.contains(&"MCP-LEGACY-POST-ACCEPTED".to_string()), "{fired:?}");
         // A POST to the SSE URL itself, without the session, is still the incident.
         assert!(run("/sse").contains(&"MCP-LEGACY-POST-ACCEPTED".to_string()));
+    }
+
+    /// One address, several sites by `Host` (an ingress's virtual hosts, a forward proxy's origins): what a
+    /// path serves is the site's (`samples/ecosystem/vhosts-*.pcap`).
+    const MCP_SITE: &str = "Host: mcp.example.test";
+    const WWW_SITE: &str = "Host: www.example.test";
+
+    #[test]
+    fn a_web_page_on_another_sites_mcp_path_is_no_get_misbehavior() {
+        let run = |page_host: &str| {
+            let mut h = Harness::new();
+            let c = h.connect("10.0.0.1:40000");
+            let tx = h.post(c, &[MCP_SITE], &initialize(0, "2025-11-25"));
+            h.json(c, tx, &[SID], &initialized(0, "2025-11-25"));
+            let tx = h.post(c, &[MCP_SITE, SID, V25], &tool_call(1));
+            h.json(c, tx, &[SID], &tool_result(1));
+            // A browser on the same address: no MCP header, an HTML page.
+            let b = h.connect("10.0.0.9:50000");
+            let g = h.request(b, "GET", "/mcp", &[page_host, "Accept: text/html"], "");
+            h.reply(b, g, 200, &["Content-Type: text/html"], "<!doctype html><title>Our MCP server</title>");
+            h.finish();
+            h.fired()
+        };
+        assert_eq!(run(WWW_SITE), Vec::<String>::new());
+        // The same GET on the site whose `/mcp` carries MCP is judged as before.
+        assert!(run(MCP_SITE).contains(&"MCP-GET-MISBEHAVIOR".to_string()), "{:?}", run(MCP_SITE));
+    }
+
+    #[test]
+    fn one_5xx_on_each_of_three_sites_is_no_cascade() {
+        let run = |hosts: [&str; 3]| {
+            let mut h = Harness::new();
+            for (i, host) in hosts.into_iter().enumerate() {
+                let c = h.connect(&format!("10.0.0.1:{}", 40000 + i));
+                let tx = h.post(c, &[host], &initialize(0, "2025-11-25"));
+                h.reply(c, tx, 502, &["Content-Type: text/html"], "<html>502 Bad Gateway</html>");
+                h.wait(500);
+            }
+            h.finish();
+            h.fired()
+        };
+        let fired = run(["Host: a.example.test", "Host: b.example.test", "Host: c.example.test"]);
+        assert!(!fired.contains(&"MCP-5XX-CASCADE".to_string()), "{fired:?}");
+        let fired = run(["Host: a.example.test"; 3]);
+        assert!(fired.contains(&"MCP-5XX-CASCADE".to_string()), "{fired:?}");
+    }
+
+    #[test]
+    fn a_post_accepted_on_another_sites_sse_path_is_no_legacy_post_accepted() {
+        // A site that moved to Streamable HTTP and kept its `/sse` URL, beside a legacy site's `/sse`, one client.
+        // Both orders: the legacy GET first (the server's SSE paths), the POST first (the client's answers).
+        let run = |legacy_first: bool, post_host: &str| {
+            let mut h = Harness::new();
+            let legacy = |h: &mut Harness, port: u16| {
+                let c = h.connect(&format!("10.0.0.1:{port}"));
+                let g = h.request(c, "GET", "/sse", &["Host: old.example.test", "Accept: text/event-stream"], "");
+                h.sse(c, g, &[]);
+                h.event_named(c, g, Some("endpoint"), None, "/messages/?session_id=abc");
+            };
+            if legacy_first {
+                legacy(&mut h, 40000);
+            }
+            let c = h.connect("10.0.0.1:40001");
+            let tx = h.request(c, "POST", "/sse", &[post_host], &initialize(0, "2025-11-25"));
+            h.json(c, tx, &[SID], &initialized(0, "2025-11-25"));
+            if !legacy_first {
+                legacy(&mut h, 40002);
+            }
+            h.finish();
+            h.fired()
+        };
+        for legacy_first in [true, false] {
+            let fired = run(legacy_first, "Host: new.example.test");
+            assert!(!fired.contains(&"MCP-LEGACY-POST-ACCEPTED".to_string()), "{legacy_first}: {fired:?}");
+            // A POST accepted on the legacy site's own `/sse` is the incident, in either order.
+            let fired = run(legacy_first, "Host: old.example.test");
+            assert!(fired.contains(&"MCP-LEGACY-POST-ACCEPTED".to_string()), "{legacy_first}: {fired:?}");
+        }
     }
 
     #[test]
