@@ -373,7 +373,8 @@ facts! {
         path: Str,
     }
 
-    /// A GET on a path that carries JSON-RPC POSTs was answered (judged when its body is complete).
+    /// A GET that asks for the event stream (`Accept: text/event-stream`, or an MCP header) on a path that
+    /// carries JSON-RPC POSTs was answered (judged when its body is complete).
     GetResponse "get_response" {
         status: Int,
         content_type: Str,

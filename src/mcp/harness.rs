@@ -267,6 +267,14 @@ impl Harness {
         v
     }
 
+    /// Each rule that fired, with the evidence it renders for its fact, in fact order.
+    pub fn evidence(&self) -> Vec<(String, String)> {
+        self.facts
+            .iter()
+            .flat_map(|f| self.rules.evaluate(f, |r, e| panic!("{}: {e}", r.id)).into_iter().map(move |r| (r.id.clone(), r.render_evidence(f))))
+            .collect()
+    }
+
     /// Facts of one kind.
     pub fn facts_of(&self, kind: &str) -> Vec<&Fact> {
         self.facts.iter().filter(|f| f.kind.name() == kind).collect()

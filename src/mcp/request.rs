@@ -61,6 +61,8 @@ pub(super) struct Req {
     declares: Option<bool>,
     /// Request-side facts were emitted (at RequestEnd, or at the response if that came first).
     pub(super) checked: bool,
+    /// The body had bytes and no JSON-RPC message (not JSON, or JSON of something else).
+    not_jsonrpc: bool,
 }
 
 impl Req {
@@ -69,7 +71,7 @@ impl Req {
     pub(super) fn from_head(head: RequestHead, frame: u64, ts: Timestamp, names: &mut Names) -> Req {
         let host = names.host.intern(head.headers.get("host").unwrap_or(""));
         let sid = head.headers.get("mcp-session-id").map(|s| names.sid.intern(s));
-        Req { head, h2_stream: None, frame, ts, messages: None, host, sid, first: Method::default(), key: None, declares: None, checked: false }
+        Req { head, h2_stream: None, frame, ts, messages: None, host, sid, first: Method::default(), key: None, declares: None, checked: false, not_jsonrpc: false }
     }
 
     /// The HTTP method.
@@ -117,6 +119,13 @@ impl Req {
         self.head.headers.get("mcp-name")
     }
 
+    /// The request asks for an event stream, as an MCP client's GET must (MCP 2025-03-26 transports,
+    /// Listening for Messages from the Server: `Accept` lists `text/event-stream`), or carries an MCP header.
+    /// A browser's GET of the same URL (`Accept: text/html, ..., */*`) asks for a page.
+    pub(super) fn asks_stream(&self) -> bool {
+        self.mcp_headers() || self.head.headers.get("accept").is_some_and(|a| a.to_ascii_lowercase().contains("text/event-stream"))
+    }
+
     /// `Last-Event-ID`.
     pub(super) fn last_event_id(&self) -> Option<&str> {
         self.head.headers.get("last-event-id")
@@ -152,6 +161,7 @@ impl Req {
             Body::Messages(m) => m,
             Body::Undecodable => {
                 stats.not_jsonrpc += 1;
+                self.not_jsonrpc = true;
                 crate::jsonrpc::Messages::new()
             }
             Body::OverCap => {
@@ -230,9 +240,12 @@ impl Req {
 
     /// MCP evidence of its own (INCIDENTS.md "MCP evidence") is an MCP header (this), or an MCP message
     /// ([`Req::mcp_messages`]); plain JSON-RPC (Ethereum nodes, LSP bridges) has neither. The two are asked
-    /// apart because a header on a metadata fetch is no evidence (`is_mcp_request`).
+    /// apart because a header on a metadata fetch is no evidence (`is_mcp_request`). Nor is the version
+    /// header alone on a body that is not JSON-RPC: an MCP request carries JSON-RPC, and an application that
+    /// copies a client's headers onto its own API calls sends it there too (Gradio forwards an MCP request's
+    /// headers to its queue API, `POST /gradio_api/queue/join`, samples/ecosystem/gradio-*.pcap).
     pub(super) fn mcp_headers(&self) -> bool {
-        self.session_id().is_some() || self.proto_version().is_some() || self.mcp_method().is_some()
+        self.session_id().is_some() || self.mcp_method().is_some() || (self.proto_version().is_some() && !self.not_jsonrpc)
     }
 
     /// An `initialize` with `protocolVersion` and `clientInfo`, or a method of the MCP method set.
@@ -388,6 +401,27 @@ mod tests {
     use crate::facts::{Era, FactKind, FieldValue};
     use crate::mcp::harness::*;
     use crate::reassembly::EndReason;
+
+    #[test]
+    fn the_version_header_alone_on_a_body_that_is_no_json_rpc_is_no_mcp_evidence() {
+        // Gradio forwards an MCP request's headers to its own queue API (samples/ecosystem/gradio-*.pcap).
+        let run = |body: &str, extra: &[&str]| {
+            let mut h = Harness::recording();
+            let c = h.connect("10.0.0.1:40000");
+            let mut headers = vec![V25];
+            headers.extend_from_slice(extra);
+            let tx = h.request(c, "POST", "/gradio_api/queue/join", &headers, body);
+            h.json(c, tx, &[], r#"{"event_id":"e1"}"#);
+            h.finish();
+            h.records().len()
+        };
+        let queue = r#"{"data":[1,2],"fn_index":0,"session_hash":"abc"}"#;
+        assert_eq!(run(queue, &[]), 0);
+        // The header on JSON-RPC is evidence, whatever the method; a session id or `Mcp-Method` is on any body.
+        assert_eq!(run(r#"{"jsonrpc":"2.0","id":1,"method":"eth_call"}"#, &[]), 1);
+        assert_eq!(run(queue, &[SID]), 1);
+        assert_eq!(run(queue, &["Mcp-Method: tools/call"]), 1);
+    }
 
     #[test]
     fn a_target_in_absolute_form_names_the_endpoint_of_its_path() {

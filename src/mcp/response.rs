@@ -79,7 +79,9 @@ impl McpTracker {
         };
         let path = req.endpoint();
         let is_mcp = is_mcp_request(&self.servers, server, req) || resp_sid.is_some();
-        let get_on_mcp = resp.kind == RespKind::Get && self.servers.get(&server).is_some_and(|s| s.mcp_paths.contains(req.host(), &path));
+        // A GET is the transport's when it asks for the stream (INCIDENTS.md "MCP evidence": a path that carried
+        // MCP makes an MCP client's GET of it MCP); a browser's GET of the same URL asks for a page.
+        let get_on_mcp = resp.kind == RespKind::Get && req.asks_stream() && self.servers.get(&server).is_some_and(|s| s.mcp_paths.contains(req.host(), &path));
         if !is_mcp && !get_on_mcp {
             // Plain HTTP (or a GET that may still turn out to serve an `endpoint` event).
             if let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) {
@@ -1050,25 +1052,42 @@ mod tests {
     const MCP_SITE: &str = "Host: mcp.example.test";
     const WWW_SITE: &str = "Host: www.example.test";
 
+    /// A session on `MCP_SITE`'s `/mcp`, then a GET of `/mcp` on `site` from another host, answered with an
+    /// HTML page: the incidents.
+    fn page_after_a_session(site: &str, accept: &str) -> Vec<(String, String)> {
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        let tx = h.post(c, &[MCP_SITE], &initialize(0, "2025-11-25"));
+        h.json(c, tx, &[SID], &initialized(0, "2025-11-25"));
+        let tx = h.post(c, &[MCP_SITE, SID, V25], &tool_call(1));
+        h.json(c, tx, &[SID], &tool_result(1));
+        let b = h.connect("10.0.0.9:50000");
+        let g = h.request(b, "GET", "/mcp", &[site, accept], "");
+        h.reply(b, g, 200, &["Content-Type: text/html"], "<!doctype html><title>Our MCP server</title>");
+        h.finish();
+        h.evidence()
+    }
+
     #[test]
     fn a_web_page_on_another_sites_mcp_path_is_no_get_misbehavior() {
-        let run = |page_host: &str| {
-            let mut h = Harness::new();
-            let c = h.connect("10.0.0.1:40000");
-            let tx = h.post(c, &[MCP_SITE], &initialize(0, "2025-11-25"));
-            h.json(c, tx, &[SID], &initialized(0, "2025-11-25"));
-            let tx = h.post(c, &[MCP_SITE, SID, V25], &tool_call(1));
-            h.json(c, tx, &[SID], &tool_result(1));
-            // A browser on the same address: no MCP header, an HTML page.
-            let b = h.connect("10.0.0.9:50000");
-            let g = h.request(b, "GET", "/mcp", &[page_host, "Accept: text/html"], "");
-            h.reply(b, g, 200, &["Content-Type: text/html"], "<!doctype html><title>Our MCP server</title>");
-            h.finish();
-            h.fired()
-        };
-        assert_eq!(run(WWW_SITE), Vec::<String>::new());
-        // The same GET on the site whose `/mcp` carries MCP is judged as before.
-        assert!(run(MCP_SITE).contains(&"MCP-GET-MISBEHAVIOR".to_string()), "{:?}", run(MCP_SITE));
+        // Even a GET that asks for a stream: another site's `/mcp` is no MCP endpoint.
+        for accept in ["Accept: text/html", "Accept: text/event-stream"] {
+            assert_eq!(page_after_a_session(WWW_SITE, accept).len(), 0, "{accept}");
+        }
+    }
+
+    #[test]
+    fn a_browsers_get_of_the_mcp_url_is_answered_with_a_page_and_a_clients_get_is_not() {
+        // Gradio serves a landing page at its MCP URL to a GET that does not ask for a stream
+        // (samples/ecosystem/gradio-browser.pcap): a browser's, `Accept: text/html, ..., */*`.
+        let browser = "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+        assert_eq!(page_after_a_session(MCP_SITE, browser).len(), 0);
+        // An MCP client's GET (its Accept lists text/event-stream) answered with that page is the incident,
+        // and its evidence quotes the page.
+        let rows = page_after_a_session(MCP_SITE, "Accept: text/event-stream");
+        let [(rule, evidence)] = rows.as_slice() else { panic!("{rows:?}") };
+        assert_eq!(rule, "MCP-GET-MISBEHAVIOR");
+        assert!(evidence.contains("body (html): <!doctype html><title>Our MCP server</title>"), "{evidence}");
     }
 
     #[test]

@@ -292,8 +292,10 @@ impl RpcStage {
                     } else if head.status >= 400 {
                         Some(Gather::new(ERROR_BODY_BYTES, true))
                     } else if get {
-                        // Described, but only JSON and error bodies are read (an empty one is "empty").
-                        Some(Gather::new(0, true))
+                        // Described from its first bytes, as an error is: a GET's answer that is no stream
+                        // (an HTML page, a plain text) is the incident's evidence, and a body is no `empty`
+                        // because it was not read. SSE comes as events, never through here.
+                        Some(Gather::new(ERROR_BODY_BYTES, true))
                     } else {
                         None
                     };
@@ -601,15 +603,17 @@ mod tests {
         run(&mut s, HttpEvent::ResponseEnd { tx: Some(2), end: MessageEnd::Complete, frame: 3, ts: T }, &mut outs);
         let Out::Resp(Some(2), body, None) = &outs[3] else { panic!("{outs:?}") };
         assert_eq!(method_of(body), Some("tools/call"));
-        // A GET answered 200 in HTML: described (as blank: its body is not read), never decoded.
+        // A GET answered 200 in HTML: described from its first bytes (Gradio's landing page on its MCP URL,
+        // samples/ecosystem/gradio-browser.pcap, was described as an empty body), not JSON-RPC.
         outs.clear();
         run(&mut s, request(3, "GET"), &mut outs);
         run(&mut s, end_request(3), &mut outs);
         run(&mut s, response(3, 200, "text/html"), &mut outs);
         run(&mut s, HttpEvent::ResponseBody { tx: Some(3), bytes: b"<p>hi</p>", frame: 3, ts: T }, &mut outs);
         run(&mut s, HttpEvent::ResponseEnd { tx: Some(3), end: MessageEnd::Complete, frame: 3, ts: T }, &mut outs);
-        let Out::Resp(Some(3), Body::Empty, Some(text)) = &outs[3] else { panic!("{outs:?}") };
-        assert!(text.blank);
+        let Out::Resp(Some(3), Body::Undecodable, Some(text)) = &outs[3] else { panic!("{outs:?}") };
+        assert!(!text.blank && text.markup, "{text:?}");
+        assert_eq!(text.first_line, "<p>hi</p>");
     }
 
     #[test]
