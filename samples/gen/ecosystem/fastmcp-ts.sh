@@ -5,7 +5,7 @@
 # and a per-session InMemoryEventStore, `/sse` legacy HTTP+SSE on by default, a stateless option, the 2026-07-28 leg,
 # /ping, /health, /ready) around fastmcp's own SDK 1.x `Server` (@modelcontextprotocol/sdk 1.32.2). Clients: the
 # official TypeScript SDK client (@modelcontextprotocol/sdk 1.32.2, fastmcp-ts/client.mjs) and the official Python
-# SDK client (mcp 2.3.0, the sdks group's venv sdks/.venv, fastmcp-ts/py_client.py). Captured on loopback
+# SDK client (mcp 2.3.0, the sdks group's venv sdks/.venv, relays/py_client.py). Captured on loopback
 # (127.0.0.1, ports 19140-19149 only).
 #
 #   sudo bash samples/gen/ecosystem/fastmcp-ts.sh             # every scenario
@@ -86,7 +86,7 @@ fastmcp() {
 }
 
 TS="node $W/client.mjs"
-PYC="$SDKPY $W/py_client.py"
+PYC="$SDKPY $ECO/relays/py_client.py"
 
 scenario_stream-ts()      { fastmcp stream-ts 19140 -- "$TS streamable http://$HOST:19140/mcp"; }
 scenario_stream-py()      { fastmcp stream-py 19140 -- "$PYC http://$HOST:19140/mcp --mode legacy"; }
