@@ -3,8 +3,12 @@
 //! spec sets no monotonicity rule, so order is only judged where ids are orderable).
 //!
 //! Orderable ids: all ids on the stream share one *skeleton* (the id with each run of digits replaced by
-//! `#`, e.g. `evt-#` or `#`), and are compared by their digit runs as numbers. Opaque ids (UUIDs, the
-//! TypeScript `stream_ms_random` form, whose random part changes the skeleton) are unordered.
+//! `#`, e.g. `evt-#` or `#`), and are compared by their digit runs as numbers. Opaque ids (UUIDs) are
+//! unordered. Where two ids' skeletons differ only in a short random tag after the last `_`, the rest of
+//! the ids orders them: the TypeScript SDK's example event store writes `stream_ms_random` (and
+//! `server-everything` runs it), FastMCP for TypeScript's `stream_ms_counter_random`
+//! (samples/ecosystem/fastmcp-ts-*.pcap). Two ids whose rest is equal (two events in one millisecond) are
+//! not comparable: the stream is then unordered.
 
 /// An id with its digit runs replaced by `#` (UTF-8), inline up to the length of the ids servers send.
 pub type Skeleton = smallvec::SmallVec<[u8; 24]>;
@@ -16,8 +20,9 @@ pub type Runs = smallvec::SmallVec<[u128; 2]>;
 pub enum CursorState {
     /// No event with an `id:` line yet.
     None,
-    /// Every id unique and, by skeleton, strictly increasing; holds the last id's key.
-    Ordered { skeleton: Skeleton, last: Runs },
+    /// Every id unique and, by skeleton, strictly increasing; holds the last id's key, and its key without
+    /// its random tag when it has one.
+    Ordered { skeleton: Skeleton, last: Runs, untagged: Option<Box<(Skeleton, Runs)>> },
     /// Unique, but not comparable.
     UnorderedUnique,
     /// An id repeated (in the session) or went backwards (on this stream).
@@ -48,6 +53,17 @@ pub enum Step {
     Repeated,
     /// An orderable id below the previous one on this stream.
     WentBack,
+}
+
+/// The longest random tag after the last `_` that is cut off before ordering.
+const MAX_TAG: usize = 16;
+
+/// What may be a random tag after the id's last `_` (letters and digits, at most [`MAX_TAG`]), cut off
+/// where the rest still has digits to order by.
+fn untagged(id: &str) -> Option<&str> {
+    let (rest, tag) = id.rsplit_once('_')?;
+    let tag_like = (1..=MAX_TAG).contains(&tag.len()) && tag.bytes().all(|b| b.is_ascii_alphanumeric());
+    (tag_like && rest.bytes().any(|b| b.is_ascii_digit())).then_some(rest)
 }
 
 /// Splits an id into its skeleton and its digit runs. Runs longer than 38 digits do not fit a u128 and
@@ -88,19 +104,32 @@ impl CursorState {
             return Step::Repeated;
         }
         let key = order_key(id);
+        let tagless = || untagged(id).and_then(order_key).map(Box::new);
         let next = match (std::mem::replace(self, CursorState::None), key) {
             (CursorState::Regressing, _) => CursorState::Regressing,
-            (CursorState::None, Some((skeleton, last))) => CursorState::Ordered { skeleton, last },
-            (CursorState::None, None) | (CursorState::UnorderedUnique, _) => CursorState::UnorderedUnique,
-            (CursorState::Ordered { skeleton, last }, Some((sk, nums))) if sk == skeleton => {
-                if nums > last {
-                    CursorState::Ordered { skeleton, last: nums }
+            (CursorState::None, Some((skeleton, last))) => CursorState::Ordered { skeleton, last, untagged: tagless() },
+            (CursorState::None, None) | (CursorState::UnorderedUnique, _) | (CursorState::Ordered { .. }, None) => CursorState::UnorderedUnique,
+            (CursorState::Ordered { skeleton, last, untagged }, Some((sk, nums))) => {
+                let now = tagless();
+                let order = if sk == skeleton {
+                    Some(nums.cmp(&last))
                 } else {
-                    *self = CursorState::Regressing;
-                    return Step::WentBack;
+                    match (&untagged, &now) {
+                        (Some(before), Some(now)) if before.0 == now.0 => Some(now.1.cmp(&before.1)),
+                        _ => None,
+                    }
+                };
+                match order {
+                    Some(std::cmp::Ordering::Greater) => CursorState::Ordered { skeleton: sk, last: nums, untagged: now },
+                    // A different id (not seen in the session) that orders the same: told apart only by what
+                    // does not order (a random tag, leading zeros). Or no common skeleton at all.
+                    Some(std::cmp::Ordering::Equal) | None => CursorState::UnorderedUnique,
+                    Some(std::cmp::Ordering::Less) => {
+                        *self = CursorState::Regressing;
+                        return Step::WentBack;
+                    }
                 }
             }
-            (CursorState::Ordered { .. }, _) => CursorState::UnorderedUnique,
         };
         *self = next;
         Step::Advanced
@@ -137,8 +166,40 @@ mod tests {
     }
 
     #[test]
-    fn cursor_typescript_style_ids_are_unordered_unique() {
-        let (c, _) = run(&["_GET_stream_1700000000001_k3j2", "_GET_stream_1700000000001_a9zz"]);
+    fn cursor_typescript_style_ids_order_by_their_time_and_a_tie_is_unordered() {
+        // The TypeScript SDK's example event store: `${streamId}_${Date.now()}_${random}`.
+        let ts = ["_GET_stream_1700000000001_k3j2abcd", "_GET_stream_1700000000005_a9zzq1x0", "_GET_stream_1700000000009_0b"];
+        assert_eq!(run(&ts).0.as_str(), "ordered");
+        let (c, steps) = run(&["_GET_stream_1700000000005_k3j2", "_GET_stream_1700000000001_a9zz"]);
+        assert_eq!((c.as_str(), steps[1]), ("regressing", Step::WentBack));
+        // Two events in one millisecond: only the random tags differ.
+        let (c, steps) = run(&["_GET_stream_1700000000001_k3j2", "_GET_stream_1700000000001_a9zz"]);
+        assert_eq!((c.as_str(), steps[1]), ("unordered-unique", Step::Advanced));
+        assert!(c.is_usable());
+    }
+
+    #[test]
+    fn cursor_fastmcp_ids_with_a_counter_are_ordered() {
+        // mcp-proxy 6.7 (samples/ecosystem/fastmcp-ts-stream-ts.pcap): stream, ms, counter, random tag.
+        let s = "8d1f1c1e-5b8f-4f7e-9e2a-1c2b3d4e5f60";
+        let ids = [format!("{s}_1796467172193_0000_bz0"), format!("{s}_1796467172193_0001_rlo"), format!("{s}_1796467172195_0000_787")];
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        assert_eq!(run(&ids).0.as_str(), "ordered");
+    }
+
+    #[test]
+    fn cursor_tags_are_cut_only_after_an_underscore_with_digits_before() {
+        assert_eq!(untagged("stream_17_ab3"), Some("stream_17"));
+        assert_eq!(untagged("stream_17_787"), Some("stream_17"));
+        // Nothing to order by before the tail; a UUID's last group follows a `-`; a tail that is no tag.
+        assert_eq!(untagged("evt_17"), None);
+        assert_eq!(untagged("0b6f3c1e-8d7a-4e0f-9a55-1c2d3e4f5a6b"), None);
+        assert_eq!(untagged("s_12_this-is-no-tag"), None);
+        assert_eq!(untagged("s_12_abcdefghijklmnopq"), None);
+        // A counter after a stream number still orders by both while the skeleton holds.
+        assert_eq!(run(&["1_1", "1_2", "1_10", "2_1"]).0.as_str(), "ordered");
+        // UUIDs stay opaque.
+        let (c, _) = run(&["0b6f3c1e-8d7a-4e0f-9a55-1c2d3e4f5a6b", "0b6f3c1e-8d7a-4e0f-9a55-1c2d3e4f5a6c", "9f1e2d3c-4b5a-4678-8a9b-0c1d2e3f4a5b"]);
         assert_eq!(c.as_str(), "unordered-unique");
     }
 
