@@ -758,10 +758,7 @@ impl McpTracker {
             }
         }
         if is_post && !ids.is_empty() {
-            let paths = &mut self.servers.get_or_default(server).mcp_paths;
-            if !paths.contains(&info.host, &path) {
-                paths.insert(&info.host, &path, ());
-            }
+            self.servers.get_or_default(server).mcp_paths.insert(&info.host, &path, ());
         }
         let client_key = (client.ip(), server);
         // A session id the capture has not seen before (checked before the session is made for it).

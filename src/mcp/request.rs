@@ -123,7 +123,10 @@ impl Req {
     /// Listening for Messages from the Server: `Accept` lists `text/event-stream`), or carries an MCP header.
     /// A browser's GET of the same URL (`Accept: text/html, ..., */*`) asks for a page.
     pub(super) fn asks_stream(&self) -> bool {
-        self.mcp_headers() || self.head.headers.get("accept").is_some_and(|a| a.to_ascii_lowercase().contains("text/event-stream"))
+        self.mcp_headers()
+            || self.head.headers.values("accept").flat_map(|v| v.split(',')).any(|range| {
+                range.split(';').next().is_some_and(|media| media.trim().eq_ignore_ascii_case("text/event-stream"))
+            })
     }
 
     /// `Last-Event-ID`.

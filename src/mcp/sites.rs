@@ -40,20 +40,15 @@ impl<V> SitePaths<V> {
 
     /// The value of `path` on `host`, made by `make` if new; `None` when it is new and the cap is reached.
     pub(super) fn get_or_insert_with(&mut self, host: &Arc<str>, path: &str, make: impl FnOnce() -> V) -> Option<&mut V> {
-        let full = self.len >= MAX_SITE_PATHS;
-        let known = self.by_host.get(&**host).is_some_and(|paths| paths.contains_key(path));
-        if !known && full {
-            return None;
-        }
-        if !known {
-            self.len += 1;
+        if self.len >= MAX_SITE_PATHS {
+            return self.get_mut(host, path);
         }
         let paths = self.by_host.entry(Arc::clone(host)).or_default();
-        if known {
-            paths.get_mut(path)
-        } else {
-            Some(paths.entry(path.to_string()).or_insert_with(make))
+        if !paths.contains_key(path) {
+            self.len += 1;
+            paths.insert(path.to_string(), make());
         }
+        paths.get_mut(path)
     }
 
     /// Sets the value of `path` on `host`; whether it is kept (the cap).
