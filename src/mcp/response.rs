@@ -173,7 +173,10 @@ impl McpTracker {
             // legacy server's URL before a fallback) negotiated nothing, and its attempt's era stays unknown.
             s.observe_handshake();
         }
-        if resp_sid.is_some() && s.era == Era::Unknown {
+        if declares_2026 && !initialize && head.status >= 400 {
+            s.observe_refused_2026();
+        }
+        if minted_sid.is_some() && s.era == Era::Unknown {
             s.observe_era(Era::Streamable2025);
         }
         if let Some(rec) = self.recorder.as_mut() {
@@ -1242,6 +1245,57 @@ mod tests {
         let rows: Vec<(&str, crate::facts::Era, Option<&str>, u64)> =
             records.iter().map(|r| (r.session_id.as_str(), r.era, r.version.as_deref(), r.requests)).collect();
         assert_eq!(rows, vec![("aaaa", crate::facts::Era::Streamable2025, Some("2025-03-26"), 3)]);
+    }
+
+    #[test]
+    fn a_refused_2026_probe_is_an_attempt_of_unknown_era_until_the_server_accepts_one() {
+        // The Python 2.x client's auto mode (fastmcp-ts-stream-py-auto, gradio-streamable-py-auto, servers-*-py,
+        // the conformance 2025 mocks): `server/discover` refused 400 by a 2025 server, then `initialize`. The probe
+        // declared 2026-07-28 and negotiated nothing, so its row says unknown, as a refused initialize's does; the
+        // summary counted one stateless session per such client. A refusal after an accepted 2026 exchange, or an
+        // accepted retry on the same key, leaves the stateless era.
+        type Rows = (Vec<(crate::facts::Era, Option<String>, u64)>, Vec<(crate::facts::Era, u64)>);
+        let run = |statuses: &[u16]| -> Rows {
+            let mut h = Harness::recording();
+            let c = h.connect("10.0.0.1:40000");
+            for (i, status) in statuses.iter().enumerate() {
+                let id = i as i64 + 1;
+                let tx = h.post(c, &["MCP-Protocol-Version: 2026-07-28"], &call(id, "server/discover", "{}"));
+                if *status < 300 {
+                    h.json(c, tx, &[], &result(id, r#"{"supportedVersions":["2026-07-28"]}"#));
+                } else {
+                    h.reply(c, tx, *status, &["Content-Type: application/json"], &format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32000,"message":"Unsupported protocol version"}}}}"#));
+                }
+            }
+            let tx = h.post(c, &[], &initialize(9, "2025-11-25"));
+            h.json(c, tx, &[SID], &initialized(9, "2025-11-25"));
+            h.finish();
+            let rows = h.records().iter().map(|r| (r.era, r.version.clone(), r.requests)).collect();
+            (rows, h.t.stats().sessions_by_era.clone().into_iter().collect())
+        };
+        use crate::facts::Era::{Stateless2026, Streamable2025, Unknown};
+        let v = Some("2025-11-25".to_string());
+        let (unknown, stateless) = (vec![(Unknown, 1), (Streamable2025, 1)], vec![(Streamable2025, 1), (Stateless2026, 1)]);
+        assert_eq!(run(&[400]), (vec![(Unknown, None, 1), (Streamable2025, v.clone(), 1)], unknown.clone()));
+        assert_eq!(run(&[401, 403]), (vec![(Unknown, None, 2), (Streamable2025, v.clone(), 1)], unknown));
+        assert_eq!(run(&[400, 200]), (vec![(Stateless2026, None, 2), (Streamable2025, v.clone(), 1)], stateless.clone()));
+        assert_eq!(run(&[200, 400]), (vec![(Stateless2026, None, 2), (Streamable2025, v, 1)], stateless));
+    }
+
+    #[test]
+    fn a_refused_get_with_a_stamped_session_id_is_an_attempt_of_unknown_era() {
+        // mcp-use's and mcp-remote's first GET (agents-mcp-use, gateways-mcp-remote-streamable): the Python
+        // server answers 400/406 with a fresh `mcp-session-id` that no request ever uses. The id keys nothing,
+        // and nothing was negotiated: the attempt is not a streamable-2025 session.
+        for status in [400, 406] {
+            let mut h = Harness::recording();
+            let c = h.connect("10.0.0.1:40000");
+            let g = h.request(c, "GET", "/mcp", &["Accept: text/event-stream", "MCP-Protocol-Version: 2025-11-25"], "");
+            h.reply(c, g, status, &["Content-Type: application/json", SID], r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad Request: Missing session ID"}}"#);
+            h.finish();
+            let eras: Vec<crate::facts::Era> = h.records().iter().map(|r| r.era).collect();
+            assert_eq!(eras, vec![crate::facts::Era::Unknown], "{status}");
+        }
     }
 
     #[test]

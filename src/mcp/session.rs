@@ -271,6 +271,17 @@ impl Session {
         }
     }
 
+    /// A request that declared 2026-07-28 was refused (4xx/5xx). Until the server has accepted one, the
+    /// declaration negotiated nothing: the server may not speak that revision at all (a 2025 server's 400
+    /// to the Python 2.x client's `server/discover` probe, before it falls back to `initialize`), so the
+    /// attempt's era is unknown, as a refused `initialize`'s is (INCIDENTS.md "era"). The next request that
+    /// declares 2026-07-28 sets the era again.
+    pub fn observe_refused_2026(&mut self) {
+        if self.era == Era::Stateless2026 && !self.seen_ok && !self.handshake {
+            self.era = Era::Unknown;
+        }
+    }
+
     /// A request with these ids was sent in the session (bounded by `cap` distinct ids).
     pub fn request_sent(&mut self, ids: &[crate::jsonrpc::Id], cap: usize) {
         for id in ids {
