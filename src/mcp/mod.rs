@@ -259,7 +259,10 @@ struct ServerState {
     /// Paths whose GET served an HTTP+SSE `endpoint` event, per site.
     sse_paths: SitePaths<()>,
     /// Paths a 401's `resource_metadata` named (OAuth protected resource metadata), at most
-    /// [`MAX_METADATA_PATHS`].
+    /// [`MAX_METADATA_PATHS`]. Per address, not per site like the others: the URL's authority need not be
+    /// the `Host` the 401 answered (RFC 9728 lets the metadata live elsewhere, and a gateway rewrites it),
+    /// and all it decides is that a request to that exact path with an MCP header and no MCP message is a
+    /// metadata fetch.
     metadata_paths: WireSet<String>,
     /// The latest 5xx times per site and path (MCP-5XX-CASCADE is per endpoint).
     recent_5xx: SitePaths<VecDeque<Timestamp>>,
