@@ -38,7 +38,7 @@
 # when the request carries a progressToken), add(40,2), one after the other, 0.1 s apart, through the framework, with
 # its defaults for everything else. Each client run is bounded (timeout 60 here, 30 s inside).
 #
-# Needs root (tcpdump), tcpdump, tshark (agents2/wire.py, which imports replicas/wire.py by path), python3 with venv.
+# Needs root (tcpdump), tcpdump, tshark (agents/wire.py, which imports replicas/wire.py by path), python3 with venv.
 # First use makes the sdks group's venv sdks/.venv (the Python SDK 2.3.0 server) and one venv per framework
 # agents2/.venv-NAME from agents2/requirements-NAME.txt (the frameworks pin different `mcp` lines: 1.30.0, 2.1.1,
 # 2.3.0). All git-ignored (agents2/.gitignore). Results and labels: samples/ecosystem/agents2.md,
@@ -79,14 +79,14 @@ PY_SERVER=("$SDKPY" "$ECO/py_server.py" --name agents2-py-server)
 py() { echo "$W/.venv-$1/bin/python"; }                 # py FRAMEWORK: that framework's venv python
 
 # agents2 NAME PORT [--sse] CLIENT-CMD...: lib.sh capture_run (the Python SDK server up on PORT, with --sse its
-# legacy app, capture of that port, one bounded client run, stop, listing by agents2/wire.py), with a guard capture
+# legacy app, capture of that port, one bounded client run, stop, listing by agents/wire.py), with a guard capture
 # for the whole scenario of every packet that is not 127.0.0.1 <-> 127.0.0.1 (or ::1 <-> ::1). The guard's packets
 # are listed as a warning, not a failure: another program's traffic on this machine lands there too.
 agents2() {
     local name=$1 port=$2 srv=("${PY_SERVER[@]}" "$2")
     shift 2
     if [ "$1" = "--sse" ]; then srv+=(--sse --name agents2-py-sse-server); shift; fi
-    DESCRIBE=("$SDKPY" "$W/wire.py" - "$port")
+    DESCRIBE=("$SDKPY" "$ECO/agents/wire.py" - "$port")
     free "$port"
     guard_start "$name"
     capture_run "$name" "$port" "${srv[@]}" -- "$@"

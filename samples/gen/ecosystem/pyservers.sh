@@ -15,7 +15,7 @@
 #   sudo bash samples/gen/ecosystem/pyservers.sh SCENARIO..  # some of them
 #
 # Scenarios (capture samples/ecosystem/pyservers-<scenario>.pcap, listing samples/gen/wire/ecosystem/pyservers-<scenario>.pcap.txt):
-#   hypercorn-py      port 19190: the Python SDK client (mcp 2.3.0, pyservers/py_client.py, mode="legacy") -> the SDK's
+#   hypercorn-py      port 19190: the Python SDK client (mcp 2.3.0, relays/py_client.py, mode="legacy") -> the SDK's
 #                     streamable_http_app on /mcp under hypercorn
 #   hypercorn-ts      port 19191: the TypeScript SDK client (1.32.2, pyservers/ts_client.mjs, streamable) -> the same
 #   hypercorn-sse-ts  port 19192: the TypeScript SDK client (SSEClientTransport) -> the SDK's sse_app (GET /sse,
@@ -35,7 +35,7 @@
 # starts (its port seen listening in the socket table) and stopped after it. No network beyond 127.0.0.1 (DO_NOT_TRACK,
 # no telemetry in these packages; a guard capture on every interface, lib.sh guard_start/guard_stop, checks it).
 #
-# Needs root (tcpdump), tcpdump, tshark (pyservers/wire.py, which imports agents/wire.py and replicas/wire.py by
+# Needs root (tcpdump), tcpdump, tshark (agentsjs/wire.py, which imports agents/wire.py and replicas/wire.py by
 # path), ss (iproute2), python3 (3.11) with venv, node 20 + npm. First use makes pyservers/.venv-hyper,
 # .venv-django and .venv-flask from pyservers/requirements-{hyper,django,flask}.txt, the sdks group's venv sdks/.venv
 # (the Python SDK 2.3.0 client; also runs wire.py) and pyservers/node_modules (`npm ci`). All git-ignored
@@ -59,7 +59,7 @@ mkdir -p "$CAP" "$WIRE" "$RUN"
 export DO_NOT_TRACK=1 OTEL_SDK_DISABLED=true PYTHONDONTWRITEBYTECODE=1
 
 SDKPY="$ECO/sdks/.venv/bin/python"                      # mcp 2.3.0: the Python SDK client; runs wire.py
-PY_CLIENT=("$SDKPY" "$W/py_client.py")                  # URL [--mode legacy|auto]
+PY_CLIENT=("$SDKPY" "$ECO/relays/py_client.py")                  # URL [--mode legacy|auto]
 TS_CLIENT=(node "$W/ts_client.mjs")                     # streamable|sse URL
 HYPER=("$W/.venv-hyper/bin/python" "$W/hyper_server.py")
 GUNICORN=(env DJANGO_SETTINGS_MODULE=djsite.settings "$W/.venv-django/bin/gunicorn" --chdir "$W" --no-control-socket)
@@ -80,7 +80,7 @@ scenario() {
     local srv=()
     while [ $# -gt 0 ] && [ "$1" != "--" ]; do srv+=("$1"); shift; done
     shift
-    DESCRIBE=("$SDKPY" "$W/wire.py" - "$port")
+    DESCRIBE=("$SDKPY" "$ECO/agentsjs/wire.py" - "$port")
     guard_start "$name"
     free "$port"
     : >"$RUN/$name-server.log"

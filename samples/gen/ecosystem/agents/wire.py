@@ -1,4 +1,4 @@
-"""Listing of an agents, servers or relays capture (samples/gen/ecosystem/{agents,servers,relays}.sh): the replicas group's listing (../replicas/wire.py,
+"""Listing of an agents, agents2, servers or relays capture (samples/gen/ecosystem/{agents,agents2,servers,relays}.sh): the replicas group's listing (../replicas/wire.py,
 imported from its path, not copied), whose message-head fields here add `mcp-method`, `mcp-name` (2026-07-28 clients
 send them) and `user-agent` (which HTTP client is talking):
 

@@ -1,4 +1,4 @@
-"""Listing of an agentsjs capture (samples/gen/ecosystem/agentsjs.sh): the agents group's listing (../agents/wire.py:
+"""Listing of an agentsjs or pyservers capture (samples/gen/ecosystem/{agentsjs,pyservers}.sh): the agents group's listing (../agents/wire.py:
 ../replicas/wire.py with `mcp-method`, `mcp-name` and `user-agent` among the head fields, imported from its path, not
 copied), with `accept` among the head fields too (the frameworks' clients differ in what they accept: the TS SDK v2
 client's server/discover probe, the SDK 1.x client's POSTs and GETs, the legacy SSE client):
