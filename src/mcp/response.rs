@@ -174,6 +174,7 @@ impl McpTracker {
             s.observe_handshake();
         }
         if declares_2026 && !initialize && head.status >= 400 {
+            // An accepted answer needs nothing here: `session_for` above set the request's era again.
             s.observe_refused_2026();
         }
         if minted_sid.is_some() && s.era == Era::Unknown {
@@ -1279,7 +1280,22 @@ mod tests {
         assert_eq!(run(&[400]), (vec![(Unknown, None, 1), (Streamable2025, v.clone(), 1)], unknown.clone()));
         assert_eq!(run(&[401, 403]), (vec![(Unknown, None, 2), (Streamable2025, v.clone(), 1)], unknown));
         assert_eq!(run(&[400, 200]), (vec![(Stateless2026, None, 2), (Streamable2025, v.clone(), 1)], stateless.clone()));
-        assert_eq!(run(&[200, 400]), (vec![(Stateless2026, None, 2), (Streamable2025, v, 1)], stateless));
+        assert_eq!(run(&[200, 400]), (vec![(Stateless2026, None, 2), (Streamable2025, v, 1)], stateless.clone()));
+
+        // Two probes in flight on one key, the refusal of the second answered first: the acceptance that
+        // follows still makes the key stateless.
+        let mut h = Harness::recording();
+        let c = h.connect("10.0.0.1:40000");
+        let d = h.connect("10.0.0.1:40001");
+        let first = h.post(c, &["MCP-Protocol-Version: 2026-07-28"], &call(1, "server/discover", "{}"));
+        let second = h.post(d, &["MCP-Protocol-Version: 2026-07-28"], &call(2, "tools/list", "{}"));
+        h.reply(d, second, 429, &["Content-Type: application/json"], r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"slow down"}}"#);
+        h.json(c, first, &[], &result(1, r#"{"supportedVersions":["2026-07-28"]}"#));
+        let tx = h.post(c, &[], &initialize(9, "2025-11-25"));
+        h.json(c, tx, &[SID], &initialized(9, "2025-11-25"));
+        h.finish();
+        let eras: Vec<(crate::facts::Era, u64)> = h.t.stats().sessions_by_era.clone().into_iter().collect();
+        assert_eq!(eras, stateless);
     }
 
     #[test]
