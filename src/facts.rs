@@ -234,7 +234,8 @@ facts! {
         events: Int,
         ids: Int,
         cursor: Str,
-        /// JSON-RPC requests of the POST still without a response when the stream ended.
+        /// JSON-RPC requests still without a response when the stream ended: the POST's, or for the GET
+        /// stream of an HTTP+SSE session, the requests POSTed to it and accepted (202) that it still owed.
         pending: Int,
         /// `:` comment lines (keep-alives) seen.
         keepalives: Int,

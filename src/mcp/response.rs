@@ -400,6 +400,13 @@ impl McpTracker {
             if let Some(rec) = self.recorder.as_mut() {
                 rec.stream_end(s, ts, resp.frame, reason, (st.events, st.ids), st.cursor.as_str());
             }
+            // An HTTP+SSE session's GET stream is where the responses to its POSTs come (2024-11-05
+            // transports: the POST is accepted with 202): it owes what was accepted and not yet delivered.
+            let pending = if resp.kind == RespKind::Get && matches!(key.ident, SessionIdent::LegacyParam(_)) {
+                s.legacy_pending.len()
+            } else {
+                st.pending.len()
+            };
             out(Fact {
                 ctx: ctx(s, vec![resp.frame]),
                 kind: FactKind::StreamEnd(facts::StreamEnd {
@@ -410,7 +417,7 @@ impl McpTracker {
                     events: st.events as i64,
                     ids: st.ids as i64,
                     cursor: st.cursor.as_str().into(),
-                    pending: st.pending.len() as i64,
+                    pending: pending as i64,
                     keepalives: st.keepalives as i64,
                     duration_ms: st.duration_ms(ts),
                     max_silence_ms: st.max_silence_ms,
@@ -1417,6 +1424,33 @@ mod tests {
         h.close_stream(c2, tx, Direction::ToClient, EndReason::Fin);
         h.finish();
         assert_eq!(h.alarms(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_http_sse_stream_cut_while_it_owes_an_accepted_request_is_lost() {
+        // restartpy-pysdk-sse-midcall: the server dies while a tools/call POSTed to the session's message URL
+        // (202) waits for its answer on the GET stream; the Python client then closes the transport. The
+        // same cut after the answer arrived, or closed by the client, loses nothing.
+        for (answered, closer) in [(false, Direction::ToClient), (true, Direction::ToClient), (false, Direction::ToServer)] {
+            let mut h = Harness::new();
+            let c = h.connect("10.0.0.1:40000");
+            let g = h.request(c, "GET", "/sse", &["Accept: text/event-stream"], "");
+            h.sse(c, g, &[]);
+            h.event_named(c, g, Some("endpoint"), None, "/messages/?session_id=abc");
+            let c2 = h.connect("10.0.0.1:40001");
+            let tx = h.request(c2, "POST", "/messages/?session_id=abc", &[], &initialize(0, "2024-11-05"));
+            h.reply(c2, tx, 202, &[], "Accepted");
+            h.event(c, g, None, &initialized(0, "2024-11-05"));
+            let tx = h.request(c2, "POST", "/messages/?session_id=abc", &[], &tool_call(1));
+            h.reply(c2, tx, 202, &[], "Accepted");
+            if answered {
+                h.event(c, g, None, &tool_result(1));
+            }
+            h.close_stream(c, g, closer, EndReason::Fin);
+            h.finish();
+            let lost = h.alarms().contains(&"MCP-STREAM-LOST".to_string());
+            assert_eq!(lost, !answered && closer == Direction::ToClient, "answered {answered}, {closer:?}: {:?}", h.alarms());
+        }
     }
 
     #[test]
