@@ -18,7 +18,7 @@ import sys
 from typing import AsyncGenerator
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import AFTER, BEFORE, GAP, guarded, log, log_raised, ready, wait_go  # noqa: E402
+from common import around_restart, log, log_raised  # noqa: E402
 from google.adk.models.base_llm import BaseLlm  # noqa: E402
 from google.adk.models.llm_request import LlmRequest  # noqa: E402
 from google.adk.models.llm_response import LlmResponse  # noqa: E402
@@ -69,15 +69,7 @@ async def main(url, mark):
     try:
         async with asyncio.timeout(45):
             s = await sessions.create_session(app_name="restartpy", user_id="u")
-            for name, arguments in BEFORE:
-                await guarded(name, arguments, turn(runner, s.id, model, name, arguments))
-                await asyncio.sleep(GAP)
-            ready(mark)
-            await wait_go(mark)
-            await asyncio.sleep(GAP)
-            for name, arguments in AFTER:
-                await guarded(name, arguments, turn(runner, s.id, model, name, arguments))
-                await asyncio.sleep(GAP)
+            await around_restart(mark, lambda n, a: turn(runner, s.id, model, n, a))
             log("closing")
     except BaseException as e:  # noqa: BLE001
         log_raised(e)

@@ -14,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import AFTER, BEFORE, GAP, guarded, log, log_raised, ready, wait_go  # noqa: E402
+from common import GAP, around_restart, log, log_raised  # noqa: E402
 
 
 async def call(mcp_tools, name, arguments):
@@ -30,15 +30,7 @@ async def main(url, mark):
             async with MCPTools(url=url, transport="streamable-http") as mcp_tools:
                 log("tools", list(mcp_tools.functions))
                 await asyncio.sleep(GAP)
-                for name, arguments in BEFORE:
-                    await guarded(name, arguments, call(mcp_tools, name, arguments))
-                    await asyncio.sleep(GAP)
-                ready(mark)
-                await wait_go(mark)
-                await asyncio.sleep(GAP)
-                for name, arguments in AFTER:
-                    await guarded(name, arguments, call(mcp_tools, name, arguments))
-                    await asyncio.sleep(GAP)
+                await around_restart(mark, lambda n, a: call(mcp_tools, n, a))
                 log("closing")
         log("closed")
     except BaseException as e:  # noqa: BLE001

@@ -58,3 +58,17 @@ async def guarded(name, arguments, coro, limit=CALL_LIMIT):
     except BaseException as e:  # noqa: BLE001 - what the framework raised is the point
         log(name, arguments, "raised")
         log_raised(e)
+
+
+async def around_restart(mark: str, call) -> None:
+    """The calls before the restart point, the hand-over with the script, and the calls after it, GAP apart: CALL(name,
+    arguments) makes the coroutine of one call through the framework."""
+    for name, arguments in BEFORE:
+        await guarded(name, arguments, call(name, arguments))
+        await asyncio.sleep(GAP)
+    ready(mark)
+    await wait_go(mark)
+    await asyncio.sleep(GAP)
+    for name, arguments in AFTER:
+        await guarded(name, arguments, call(name, arguments))
+        await asyncio.sleep(GAP)

@@ -15,7 +15,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import AFTER, BEFORE, GAP, guarded, log, log_raised, ready, wait_go  # noqa: E402
+from common import GAP, around_restart, log, log_raised  # noqa: E402
 
 
 async def call(session, name, arguments):
@@ -32,15 +32,7 @@ async def main(url, mark):
             session = await client.create_session("restartpy")
             log("connected; tools", [t.name for t in await session.list_tools()])
             await asyncio.sleep(GAP)
-            for name, arguments in BEFORE:
-                await guarded(name, arguments, call(session, name, arguments))
-                await asyncio.sleep(GAP)
-            ready(mark)
-            await wait_go(mark)
-            await asyncio.sleep(GAP)
-            for name, arguments in AFTER:
-                await guarded(name, arguments, call(session, name, arguments))
-                await asyncio.sleep(GAP)
+            await around_restart(mark, lambda n, a: call(session, n, a))
             log("closing")
     except BaseException as e:  # noqa: BLE001
         log_raised(e)
