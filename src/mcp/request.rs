@@ -314,7 +314,7 @@ pub(super) const MODERN: &str = "2026-07-28";
 pub(super) fn is_mcp_method(method: &str) -> bool {
     const EXACT: &[&str] = &["ping", "server/discover", "subscriptions/listen"];
     const PREFIXES: &[&str] = &[
-        "tools/", "resources/", "prompts/", "completion/", "logging/", "sampling/", "elicitation/", "roots/", "notifications/", "tasks/",
+        "tools/", "resources/", "prompts/", "completion/", "logging/", "sampling/", "elicitation/", "roots/", "notifications/",
     ];
     EXACT.contains(&method) || PREFIXES.iter().any(|p| method.starts_with(p))
 }
@@ -553,6 +553,39 @@ mod tests {
         h.finish();
         assert!(h.facts.is_empty(), "{:?}", h.facts);
         assert_eq!(h.t.open_sessions(), 0);
+    }
+
+    #[test]
+    fn a2a_tasks_methods_are_not_mcp_evidence() {
+        // Agent2Agent 0.3 (nonmcp2-a2a-py-v03, nonmcp2-a2a-js-server): JSON-RPC with `tasks/get`, `tasks/cancel`
+        // and `message/stream`, whose every SSE event is a response with the request's id by design. `tasks/*`
+        // is not in the catalogue's MCP method set; taken for MCP, each stream was a duplicated response.
+        let mut h = Harness::recording();
+        let c = h.connect("10.0.0.1:40000");
+        for (id, method) in [(1, "message/stream"), (2, "tasks/resubscribe")] {
+            let tx = h.request(c, "POST", "/", &[], &call(id, method, r#"{"id":"t1"}"#));
+            h.sse(c, tx, &[]);
+            for _ in 0..3 {
+                h.event(c, tx, None, &result(id, r#"{"kind":"status-update"}"#));
+            }
+            h.end(c, tx, crate::stack::http::MessageEnd::Complete);
+        }
+        for (id, method) in [(3, "tasks/get"), (4, "tasks/cancel")] {
+            let tx = h.request(c, "POST", "/", &[], &call(id, method, r#"{"id":"t1"}"#));
+            h.json(c, tx, &[], &result(id, r#"{"kind":"task"}"#));
+        }
+        h.finish();
+        assert!(h.facts.is_empty(), "{:?}", h.facts);
+        assert!(h.records().is_empty(), "{:?}", h.records());
+        // MCP's own tasks (2025-11-25) travel in a session, whose id is the evidence: the request is the
+        // session's, after the handshake's.
+        let mut h = Harness::recording();
+        let c = session(&mut h);
+        let tx = h.post(c, &[SID, V25], &call(5, "tasks/get", r#"{"taskId":"t1"}"#));
+        h.json(c, tx, &[], &result(5, r#"{"taskId":"t1","status":"working"}"#));
+        h.finish();
+        let rows: Vec<(String, u64, u64)> = h.records().iter().map(|r| (r.session_id.clone(), r.requests, r.resp_json)).collect();
+        assert_eq!(rows, vec![("aaaa".to_string(), 3, 2)]);
     }
 
     #[test]
