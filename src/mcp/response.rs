@@ -454,11 +454,13 @@ impl McpTracker {
                 }
             }
         }
-        // HTTP+SSE: a 202 to a POST means the responses will come on the GET stream.
+        // HTTP+SSE: a 202 to a POST means the responses will come on the GET stream, unless one came already:
+        // a server may queue the answer on the stream before it acknowledges the POST.
         if resp.status == 202 && matches!(key.ident, SessionIdent::LegacyParam(_)) {
             if let Some(ids) = req.map(Req::request_ids) {
                 for id in ids {
-                    if s.legacy_pending.len() < self.limits.max_pending_per_session {
+                    let delivered = s.answered.get(&id).is_some_and(|&(at, _)| req_frame.is_some_and(|sent| at > sent));
+                    if !delivered && s.legacy_pending.len() < self.limits.max_pending_per_session {
                         // ALLOC: bounded by limits::max_pending_per_session
                         s.legacy_pending.push(id);
                     }
@@ -1451,6 +1453,20 @@ mod tests {
             let lost = h.alarms().contains(&"MCP-STREAM-LOST".to_string());
             assert_eq!(lost, !answered && closer == Direction::ToClient, "answered {answered}, {closer:?}: {:?}", h.alarms());
         }
+        // The answer on the stream can come before the POST's 202 (the server queues it, then acknowledges):
+        // the stream owes nothing when it ends.
+        let mut h = Harness::new();
+        let c = h.connect("10.0.0.1:40000");
+        let g = h.request(c, "GET", "/sse", &["Accept: text/event-stream"], "");
+        h.sse(c, g, &[]);
+        h.event_named(c, g, Some("endpoint"), None, "/messages/?session_id=abc");
+        let c2 = h.connect("10.0.0.1:40001");
+        let tx = h.request(c2, "POST", "/messages/?session_id=abc", &[], &tool_call(1));
+        h.event(c, g, None, &tool_result(1));
+        h.reply(c2, tx, 202, &[], "Accepted");
+        h.close_stream(c, g, Direction::ToClient, EndReason::Fin);
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
     }
 
     #[test]
