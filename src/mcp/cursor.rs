@@ -20,9 +20,9 @@ pub type Runs = smallvec::SmallVec<[u128; 2]>;
 pub enum CursorState {
     /// No event with an `id:` line yet.
     None,
-    /// Every id unique and, by skeleton, strictly increasing; holds the last id's key, and its key without
-    /// its random tag when it has one.
-    Ordered { skeleton: Skeleton, last: Runs, untagged: Option<Box<(Skeleton, Runs)>> },
+    /// Every id unique and, by skeleton, strictly increasing; holds the last id's key, and where its random
+    /// tag starts in that key when it has one ([`tag_cut`]).
+    Ordered { skeleton: Skeleton, last: Runs, cut: Option<(usize, usize)> },
     /// Unique, but not comparable.
     UnorderedUnique,
     /// An id repeated (in the session) or went backwards (on this stream).
@@ -66,6 +66,17 @@ fn untagged(id: &str) -> Option<&str> {
     (tag_like && rest.bytes().any(|b| b.is_ascii_digit())).then_some(rest)
 }
 
+/// Where the random tag of `id` ([`untagged`]) starts in the id's key: the lengths of the skeleton and of
+/// the digit runs before its last `_`. The key of the untagged id is that prefix of the whole id's key (the
+/// tag holds no `_`, and a digit run ends at the `_`), so it is cut from it, not built again.
+fn tag_cut(id: &str, skeleton: &Skeleton, runs: &Runs) -> Option<(usize, usize)> {
+    let rest = untagged(id)?;
+    let tag = id.get(rest.len() + 1..)?;
+    let tag_runs = tag.as_bytes().split(|b| !b.is_ascii_digit()).filter(|run| !run.is_empty()).count();
+    let at = skeleton.iter().rposition(|&b| b == b'_')?;
+    Some((at, runs.len().checked_sub(tag_runs)?))
+}
+
 /// Splits an id into its skeleton and its digit runs. Runs longer than 38 digits do not fit a u128 and
 /// make the id opaque.
 fn order_key(id: &str) -> Option<(Skeleton, Runs)> {
@@ -104,23 +115,25 @@ impl CursorState {
             return Step::Repeated;
         }
         let key = order_key(id);
-        let tagless = || untagged(id).and_then(order_key).map(Box::new);
         let next = match (std::mem::replace(self, CursorState::None), key) {
             (CursorState::Regressing, _) => CursorState::Regressing,
-            (CursorState::None, Some((skeleton, last))) => CursorState::Ordered { skeleton, last, untagged: tagless() },
+            (CursorState::None, Some((skeleton, last))) => {
+                let cut = tag_cut(id, &skeleton, &last);
+                CursorState::Ordered { skeleton, last, cut }
+            }
             (CursorState::None, None) | (CursorState::UnorderedUnique, _) | (CursorState::Ordered { .. }, None) => CursorState::UnorderedUnique,
-            (CursorState::Ordered { skeleton, last, untagged }, Some((sk, nums))) => {
-                let now = tagless();
+            (CursorState::Ordered { skeleton, last, cut }, Some((sk, nums))) => {
+                let now = tag_cut(id, &sk, &nums);
                 let order = if sk == skeleton {
                     Some(nums.cmp(&last))
                 } else {
-                    match (&untagged, &now) {
-                        (Some(before), Some(now)) if before.0 == now.0 => Some(now.1.cmp(&before.1)),
+                    match (cut, now) {
+                        (Some((a, n)), Some((b, m))) if skeleton.get(..a) == sk.get(..b) => nums.get(..m).zip(last.get(..n)).map(|(now, before)| now.cmp(before)),
                         _ => None,
                     }
                 };
                 match order {
-                    Some(std::cmp::Ordering::Greater) => CursorState::Ordered { skeleton: sk, last: nums, untagged: now },
+                    Some(std::cmp::Ordering::Greater) => CursorState::Ordered { skeleton: sk, last: nums, cut: now },
                     // A different id (not seen in the session) that orders the same: told apart only by what
                     // does not order (a random tag, leading zeros). Or no common skeleton at all.
                     Some(std::cmp::Ordering::Equal) | None => CursorState::UnorderedUnique,
