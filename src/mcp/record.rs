@@ -191,8 +191,11 @@ impl Recorder {
         if s.era != Era::Unknown {
             r.era = s.era;
         }
-        if s.version.is_some() && r.version.as_deref() != s.version.as_deref() {
-            r.version = s.version.as_deref().map(str::to_string);
+        // The negotiated version, or where no handshake negotiated one, what the session's 2026-07-28 requests
+        // declared (the Python 2.x client's stateless exchanges run over an HTTP+SSE session too).
+        let version = s.version.as_deref().or(s.declared_version.as_deref());
+        if version.is_some() && r.version.as_deref() != version {
+            r.version = version.map(str::to_string);
         }
         Some(r)
     }

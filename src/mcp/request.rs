@@ -227,6 +227,22 @@ impl Req {
         self.declares.unwrap_or_else(|| self.judge_2026())
     }
 
+    /// The revision a request that declares 2026-07-28 or later names: its `_meta` protocol version, else its
+    /// `MCP-Protocol-Version` header, else (a `server/discover` with neither) the first such revision.
+    pub(super) fn declared_version(&self) -> Option<String> {
+        if !self.declares_2026() {
+            return None;
+        }
+        let meta = self.messages().iter().find_map(|m| match m {
+            Message::Request { params, .. } | Message::Notification { params, .. } => {
+                params.meta.as_ref().and_then(|meta| meta.protocol_version.as_ref()).and_then(|p| p.0.clone())
+            }
+            _ => None,
+        });
+        let header = || self.proto_version().map(str::trim).filter(|v| *v >= MODERN).map(str::to_string);
+        Some(meta.or_else(header).unwrap_or_else(|| MODERN.to_string()))
+    }
+
     /// `declares_2026` from the head and the messages as they are now.
     fn judge_2026(&self) -> bool {
         self.proto_version().is_some_and(|v| v.trim() >= MODERN)

@@ -92,6 +92,7 @@ impl McpTracker {
         let snapshot_ids = req.request_ids();
         let initialize = req.is_initialize();
         let declares_2026 = req.declares_2026();
+        let declared = if initialize || !(200..300).contains(&head.status) { None } else { req.declared_version() };
         let req_sid = req.session_id_shared();
         let last_event_id = req.last_event_id().map(str::to_string);
         let method_name = req.first_method();
@@ -213,6 +214,9 @@ impl McpTracker {
         }
         if head.status < 300 {
             s.seen_ok = true;
+        }
+        if let (None, Some(v)) = (&s.declared_version, declared) {
+            s.declared_version = Some(v.into());
         }
 
         resp.get_on_mcp = resp.kind == RespKind::Get && get_on_mcp;
@@ -1186,6 +1190,39 @@ mod tests {
     }
 
     #[test]
+    fn a_legacy_session_without_a_handshake_speaks_the_version_its_accepted_requests_declare() {
+        // Strands on the Python 2.x client over HTTP+SSE (samples/ecosystem/agents2-strands-sse.pcap): no
+        // initialize, `server/discover` and every request with a 2026-07-28 `_meta` protocol version and no
+        // version header. The era names the transport, so only the version column can say what the session
+        // speaks; a handshake's negotiated version wins over a declaration, and a refused declaration
+        // declares nothing.
+        let run = |handshake: bool, status: u16| {
+            let mut h = Harness::recording();
+            let c = h.connect("10.0.0.1:40000");
+            let g = h.request(c, "GET", "/sse", &["Accept: text/event-stream"], "");
+            h.sse(c, g, &[]);
+            h.event_named(c, g, Some("endpoint"), None, "/messages?sessionId=abc");
+            let c2 = h.connect("10.0.0.1:40001");
+            if handshake {
+                let tx = h.request(c2, "POST", "/messages?sessionId=abc", &[], &initialize(0, "2025-11-25"));
+                h.reply(c2, tx, 202, &[], "Accepted");
+                h.event(c, g, None, &initialized(0, "2025-06-18"));
+            }
+            let meta = r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#;
+            let tx = h.request(c2, "POST", "/messages?sessionId=abc", &[], &call(1, "server/discover", meta));
+            h.reply(c2, tx, status, &[], "Accepted");
+            h.finish();
+            let records = h.records();
+            assert_eq!(records.len(), 1, "{records:?}");
+            (records[0].era, records[0].version.clone())
+        };
+        let sse = crate::facts::Era::HttpSse2024;
+        assert_eq!(run(false, 202), (sse, Some("2026-07-28".to_string())));
+        assert_eq!(run(true, 202), (sse, Some("2025-06-18".to_string())));
+        assert_eq!(run(false, 400), (sse, None));
+    }
+
+    #[test]
     fn the_get_of_a_fallback_belongs_to_the_session_it_announces_not_to_the_refused_handshake() {
         // The Python SDK client's fallback (samples/inc-legacy-fallback.pcap): initialize POSTed to /sse and
         // refused 405, then GET /sse, whose `endpoint` event names the legacy session. The refused attempt
@@ -1288,8 +1325,10 @@ mod tests {
         let (unknown, stateless) = (vec![(Unknown, 1), (Streamable2025, 1)], vec![(Streamable2025, 1), (Stateless2026, 1)]);
         assert_eq!(run(&[400]), (vec![(Unknown, None, 1), (Streamable2025, v.clone(), 1)], unknown.clone()));
         assert_eq!(run(&[401, 403]), (vec![(Unknown, None, 2), (Streamable2025, v.clone(), 1)], unknown));
-        assert_eq!(run(&[400, 200]), (vec![(Stateless2026, None, 2), (Streamable2025, v.clone(), 1)], stateless.clone()));
-        assert_eq!(run(&[200, 400]), (vec![(Stateless2026, None, 2), (Streamable2025, v, 1)], stateless.clone()));
+        // An accepted declaration is the version the stateless row speaks.
+        let modern = Some("2026-07-28".to_string());
+        assert_eq!(run(&[400, 200]), (vec![(Stateless2026, modern.clone(), 2), (Streamable2025, v.clone(), 1)], stateless.clone()));
+        assert_eq!(run(&[200, 400]), (vec![(Stateless2026, modern, 2), (Streamable2025, v, 1)], stateless.clone()));
 
         // Two probes in flight on one key, the refusal of the second answered first: the acceptance that
         // follows still makes the key stateless.

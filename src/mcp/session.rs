@@ -183,6 +183,9 @@ pub struct Session {
     pub requested_version: Option<String>,
     /// Version the server answered in the `initialize` result.
     pub version: Option<Arc<str>>,
+    /// Version the session's first accepted 2026-07-28 request declared: what it speaks where no handshake
+    /// negotiated one (the inventory's `version`; facts and rules see only the negotiated one).
+    pub declared_version: Option<Arc<str>>,
     pub host: Arc<str>,
     pub endpoint: String,
     pub first_seen: Timestamp,
@@ -230,6 +233,7 @@ impl Session {
             era: Era::Unknown,
             requested_version: None,
             version: None,
+            declared_version: None,
             host: "".into(),
             endpoint: String::new(),
             first_seen: ts,
