@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::capture::{CaptureStats, LinkType, RawPacket};
+use crate::decode::tunnel::Tunnel;
 use crate::decode::{self, Skip, TcpSegment};
 use crate::detect::{Incidents, Raised, RuleSet};
 use crate::facts::{Era, Fact};
@@ -27,6 +28,8 @@ pub struct Summary {
     pub packets: u64,
     pub bytes: u64,
     pub tcp_segments: u64,
+    /// TCP segments found inside tunnels, by the outermost one.
+    pub decapsulated: BTreeMap<Tunnel, u64>,
     pub skipped: BTreeMap<Skip, u64>,
     pub first_ts: Option<Timestamp>,
     pub last_ts: Option<Timestamp>,
@@ -117,6 +120,7 @@ pub struct PacketCounts {
     packets: u64,
     bytes: u64,
     tcp_segments: u64,
+    decapsulated: BTreeMap<Tunnel, u64>,
     skipped: BTreeMap<Skip, u64>,
     first_ts: Option<Timestamp>,
     last_ts: Option<Timestamp>,
@@ -144,9 +148,13 @@ impl PacketCounts {
         self.last_ts.unwrap_or(Timestamp::ZERO)
     }
 
-    /// The packet decoded to a TCP segment.
-    pub fn segment(&mut self) {
+    /// The packet decoded to a TCP segment, inside `tunnel` or not.
+    pub fn segment(&mut self, tunnel: Option<Tunnel>) {
         self.tcp_segments += 1;
+        if let Some(t) = tunnel {
+            // ALLOC: one entry per tunnel kind, at most five
+            *self.decapsulated.entry(t).or_default() += 1;
+        }
     }
 
     /// The packet was not analysed, for `skip`.
@@ -175,6 +183,7 @@ impl PacketCounts {
         summary.packets = self.packets;
         summary.bytes = self.bytes;
         summary.tcp_segments = self.tcp_segments;
+        summary.decapsulated = self.decapsulated.clone();
         summary.skipped = self.skipped.clone();
         summary.first_ts = self.first_ts;
         summary.last_ts = self.last_ts;
@@ -234,7 +243,7 @@ impl Front {
         self.tick(pkt.ts, out);
         match decode::decode(pkt) {
             Ok(seg) => {
-                self.pkts.segment();
+                self.pkts.segment(seg.tunnel);
                 self.on_segment(&seg, out);
             }
             Err(skip) => self.pkts.skipped(skip),
@@ -513,9 +522,12 @@ impl fmt::Display for Summary {
                 _ => format!("{v} {}", skip_name(*k)),
             })
             .collect();
+        // Only a capture with tunnels says so: the line of every other capture stays as it was.
+        let tunnels: Vec<String> = self.decapsulated.iter().map(|(t, n)| format!("{} {n}", t.name())).collect();
+        let tunnels = if tunnels.is_empty() { String::new() } else { format!(" ({} inside tunnels: {})", self.decapsulated.values().sum::<u64>(), tunnels.join(", ")) };
         writeln!(
             f,
-            "  decode:    {} TCP segments; skipped: {}",
+            "  decode:    {} TCP segments{tunnels}; skipped: {}",
             self.tcp_segments,
             if skipped.is_empty() { "none".to_string() } else { skipped.join(", ") }
         )?;

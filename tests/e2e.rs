@@ -246,3 +246,26 @@ fn http2_samples_are_analysed_like_http11() {
     assert_eq!(rows[1][2], "CAPTURE-HTTP2-UNANALYSED");
     assert!(rows[1][12].ends_with("not analysed (midstream)"), "{csv}");
 }
+
+#[test]
+fn a_tunnel_changes_no_verdict() {
+    // samples/tunnel-*.pcap: the headline downgrade session, captured on the underlay of a real VXLAN
+    // overlay (4789, and 8472 as Linux and flannel use it), and the same overlay frames written inside
+    // GENEVE, GRE, ERSPAN II and III and IP-in-IP (samples/gen/capture_tunnels.sh). mcptap analyses the TCP
+    // inside, so every file gives the downgrade row, with the inner addresses and the capture's frame
+    // numbers; the five written from one overlay capture give the same report byte for byte.
+    let mut reports = Vec::new();
+    for t in ["vxlan", "vxlan-8472", "geneve", "gre", "erspan2", "erspan3", "ipip"] {
+        let (csv, summary) = analyse(&format!("samples/tunnel-{t}.pcap"));
+        assert_eq!(rules_fired(&csv), vec![("MCP-SSE-DOWNGRADE".to_string(), "high".to_string())], "{t}: {csv}");
+        let row = &csv_rows(&csv)[1];
+        assert!(row[5].starts_with("10.251.0.1:") && row[6].starts_with("10.251.0.2:"), "{t}: not the inner addresses: {row:?}");
+        assert!(summary.contains(" inside tunnels: "), "{t}: {summary}");
+        reports.push((t, csv));
+    }
+    let written: Vec<&String> = reports.iter().filter(|(t, _)| !t.starts_with("vxlan")).map(|(_, c)| c).collect();
+    assert!(written.windows(2).all(|w| w[0] == w[1]), "the written tunnels differ: {written:?}");
+    // The underlay capture of the same session: the same row but for the capture times.
+    let strip = |csv: &str| csv_rows(csv).into_iter().map(|r| r[2..].to_vec()).collect::<Vec<_>>();
+    assert_eq!(strip(&reports[0].1), strip(written[0]));
+}

@@ -102,8 +102,17 @@ fn body_len(chunks: &str, content_length: &str) -> String {
     }
 }
 
-fn endpoint(ip4: &str, ip6: &str, port: &str) -> String {
-    if ip6.is_empty() { format!("{ip4}:{port}") } else { format!("[{ip6}]:{port}") }
+/// A TCP endpoint from tshark's fields. In a tunnel (samples/tunnel-*.pcap) a frame has an IP layer inside
+/// another, and tshark lists every occurrence, outer first: the endpoint is the innermost, the last `ip` or
+/// `ipv6` of the frame's protocol stack, as mcptap analyses it.
+fn endpoint(ip4: &str, ip6: &str, port: &str, protocols: &str, sep: char) -> String {
+    let last = |s: &str| s.rsplit(sep).next().unwrap_or("").to_string();
+    let v6 = match (ip4.is_empty(), ip6.is_empty()) {
+        (_, true) => false,
+        (true, false) => true,
+        (false, false) => protocols.split(':').filter(|p| *p == "ip" || *p == "ipv6").last() == Some("ipv6"),
+    };
+    if v6 { format!("[{}]:{port}", last(ip6)) } else { format!("{}:{port}", last(ip4)) }
 }
 
 /// tshark's transactions: requests joined with their responses by `http.request_in` (HTTP/1.1), and the
@@ -127,6 +136,8 @@ fn tshark_h1_rows(cap: &Path) -> Vec<Row> {
         "-o", "http.desegment_body:TRUE",
         "-o", "http.dechunk_body:TRUE",
         "-o", "http.decompress_body:TRUE",
+        // VXLAN on Linux's and flannel's port, which mcptap follows and Wireshark leaves as UDP unless told.
+        "-d", "udp.port==8472,vxlan",
     ]);
     if let Some(k) = keys_of(cap) {
         cmd.arg("-o").arg(format!("tls.keylog_file:{}", k.display()));
@@ -139,7 +150,7 @@ fn tshark_h1_rows(cap: &Path) -> Vec<Row> {
             "-e", "ip.dst", "-e", "ipv6.dst", "-e", "tcp.dstport",
             "-e", "http.request.method", "-e", "http.request.uri", "-e", "http.response.code",
             "-e", "http.content_type", "-e", "http.request_in", "-e", "http.chunk_size", "-e", "http.content_length",
-            "-e", "http.content_encoding",
+            "-e", "http.content_encoding", "-e", "frame.protocols",
         ])
         .output()
         .unwrap();
@@ -156,8 +167,9 @@ fn tshark_h1_rows(cap: &Path) -> Vec<Row> {
         if c.len() < 14 {
             continue;
         }
-        let src = endpoint(c[1], c[2], c[3]);
-        let dst = endpoint(c[4], c[5], c[6]);
+        let protocols = c.get(15).copied().unwrap_or("");
+        let src = endpoint(c[1], c[2], c[3], protocols, ',');
+        let dst = endpoint(c[4], c[5], c[6], protocols, ',');
         let frame: u64 = c[0].parse().unwrap();
         let coded = c.get(14).is_some_and(|e| !e.is_empty());
         let len = match decoded.get(&frame) {
@@ -212,6 +224,7 @@ fn tshark_h2_rows(cap: &Path, ports: &[u16]) -> Vec<Row> {
             "-e", "ip.dst", "-e", "ipv6.dst", "-e", "tcp.dstport",
             "-e", "http2.type", "-e", "http2.streamid", "-e", "http2.length", "-e", "http2.flags.padded",
             "-e", "http2.pad_length", "-e", "http2.header.count", "-e", "http2.header.name", "-e", "http2.header.value",
+            "-e", "frame.protocols",
         ])
         .output()
         .unwrap();
@@ -230,8 +243,9 @@ fn tshark_h2_rows(cap: &Path, ports: &[u16]) -> Vec<Row> {
             continue;
         }
         let (frame, tcp) = (c[0].parse::<u64>().unwrap_or(0), c[1].parse::<u64>().unwrap_or(0));
-        let src = endpoint(c[2], c[3], c[4]);
-        let dst = endpoint(c[5], c[6], c[7]);
+        let protocols = c.get(16).copied().unwrap_or("");
+        let src = endpoint(c[2], c[3], c[4], protocols, AGG);
+        let dst = endpoint(c[5], c[6], c[7], protocols, AGG);
         let (types, sids, lens) = (list(c[8]), list(c[9]), list(c[10]));
         let (padded, pads, counts, names, values) = (list(c[11]), list(c[12]), list(c[13]), list(c[14]), list(c[15]));
         let (mut j, mut k, mut h) = (0usize, 0usize, 0usize);

@@ -21,12 +21,14 @@
 //! stream the host sent; a passive analyzer takes what the capture saw.
 
 pub mod flow_key;
+pub mod tunnel;
 
 use std::net::{IpAddr, SocketAddr};
 
 use etherparse::{EtherType, Ethernet2Slice, IpNumber, LaxIpSlice, SingleVlanSlice, TcpSlice};
 
 use crate::capture::{LinkType, RawPacket};
+use tunnel::{Inner, Tunnel};
 use crate::time::Timestamp;
 
 /// TCP flags mcptap uses.
@@ -54,6 +56,8 @@ pub struct TcpSegment<'a> {
     pub payload: &'a [u8],
     /// Payload bytes the IP header announces but the snap length cut off (a gap after `payload`).
     pub missing: u32,
+    /// The outermost tunnel the segment was found in (`tunnel`), if any.
+    pub tunnel: Option<Tunnel>,
 }
 
 impl TcpSegment<'_> {
@@ -202,8 +206,39 @@ fn bsd_loopback(data: &[u8], network_order: bool) -> Result<&[u8], Skip> {
     }
 }
 
-/// The TCP segment in an IP packet, or why there is none.
+/// Tunnels inside tunnels followed before a packet is given up as `NotTcp` (a mirror of an overlay is two).
+const MAX_TUNNELS: usize = 3;
+
+/// The TCP segment in an IP packet, inside tunnels or not, or why there is none.
 fn segment<'a>(pkt: &RawPacket<'a>, data: &'a [u8]) -> Result<TcpSegment<'a>, Skip> {
+    let mut ip = data;
+    let mut outermost = None;
+    for _ in 0..=MAX_TUNNELS {
+        match ip_packet(pkt, ip)? {
+            Carried::Tcp(mut seg) => {
+                seg.tunnel = outermost;
+                return Ok(seg);
+            }
+            Carried::Tunnel(tunnel, inner) => {
+                outermost.get_or_insert(tunnel);
+                ip = match inner {
+                    Inner::Ethernet(frame) => ethernet(frame)?,
+                    Inner::Ip(packet) => packet,
+                };
+            }
+        }
+    }
+    Err(Skip::NotTcp)
+}
+
+/// What an IP packet carries that `decode` follows.
+enum Carried<'a> {
+    Tcp(TcpSegment<'a>),
+    Tunnel(Tunnel, Inner<'a>),
+}
+
+/// The TCP segment or the tunnel in one IP packet, or why there is neither.
+fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8]) -> Result<Carried<'a>, Skip> {
     // The IP version comes from the first nibble; etherparse checks IHL, the header lengths, and walks
     // IPv4 AH and the IPv6 extension headers. An error in those extensions comes back on the side.
     let (ip, ext_error) = LaxIpSlice::from_slice(data).map_err(|_| Skip::Malformed)?;
@@ -238,7 +273,8 @@ fn segment<'a>(pkt: &RawPacket<'a>, data: &'a [u8]) -> Result<TcpSegment<'a>, Sk
         return Err(Skip::Malformed);
     }
     if payload.ip_number != IpNumber::TCP {
-        return Err(Skip::NotTcp);
+        let (tunnel, inner) = tunnel::peel(payload.ip_number, payload.payload)?;
+        return Ok(Carried::Tunnel(tunnel, inner));
     }
     // A TCP header cut short, or with a data offset below 5 or beyond the bytes present.
     let tcp = TcpSlice::from_slice(payload.payload).map_err(|_| Skip::Malformed)?;
@@ -249,7 +285,7 @@ fn segment<'a>(pkt: &RawPacket<'a>, data: &'a [u8]) -> Result<TcpSegment<'a>, Sk
     } else {
         0
     };
-    Ok(TcpSegment {
+    Ok(Carried::Tcp(TcpSegment {
         frame: pkt.frame,
         ts: pkt.ts,
         src: SocketAddr::new(src, tcp.source_port()),
@@ -266,7 +302,8 @@ fn segment<'a>(pkt: &RawPacket<'a>, data: &'a [u8]) -> Result<TcpSegment<'a>, Sk
         window: tcp.window_size(),
         payload: tcp.payload(),
         missing: u32::try_from(missing).unwrap_or(u32::MAX),
-    })
+        tunnel: None,
+    }))
 }
 
 #[cfg(test)]
@@ -518,6 +555,56 @@ mod tests {
         // IPv6 likewise takes its payload length from the header.
         let frame = cat(&[&IPV6_TCP, &[0xee; 7]]);
         assert_eq!(dec(LinkType::RAW, &frame).unwrap().payload, b"hello");
+    }
+
+    /// An outer IPv4 header (192.0.2.1 -> 192.0.2.2) of protocol `proto` around `payload`.
+    fn outer_v4(proto: u8, payload: &[u8]) -> Vec<u8> {
+        let total = u16::try_from(20 + payload.len()).unwrap().to_be_bytes();
+        cat(&[&[0x45, 0, total[0], total[1], 0, 0, 0x40, 0, 64, proto, 0, 0, 192, 0, 2, 1, 192, 0, 2, 2], payload])
+    }
+
+    fn vxlan(frame: &[u8]) -> Vec<u8> {
+        let len = u16::try_from(16 + frame.len()).unwrap().to_be_bytes();
+        outer_v4(17, &cat(&[&[0xc3, 0x51, 0x12, 0xb5, len[0], len[1], 0, 0], &[0x08, 0, 0, 0, 0, 0, 42, 0], frame]))
+    }
+
+    #[test]
+    fn a_tunnelled_segment_is_the_inner_one_and_says_which_tunnel() {
+        use tunnel::Tunnel;
+        // VXLAN (UDP 4789) around Ethernet, VLAN tag and all, around IPv4 + TCP.
+        let inner = cat(&[&ETH_DOT1Q, &C_TAG_IPV4, &IPV4_TCP]);
+        let frame = cat(&[&ETH_IPV4, &vxlan(&inner)]);
+        let seg = dec(LinkType::ETHERNET, &frame).unwrap();
+        assert_v4_hello(&seg);
+        assert_eq!((seg.frame, seg.tunnel), (7, Some(Tunnel::Vxlan)));
+        // GRE (key present) around IPv6 + TCP, on a raw IP capture.
+        let gre = outer_v4(47, &cat(&[&[0x20, 0x00, 0x86, 0xdd, 0, 0, 0, 1], &IPV6_TCP]));
+        let seg = dec(LinkType::RAW, &gre).unwrap();
+        assert_eq!((seg.dst, seg.payload, seg.tunnel), ("[2001:db8::2]:443".parse().unwrap(), &b"hello"[..], Some(Tunnel::Gre)));
+        // An IP-in-IP packet mirrored over VXLAN: the outermost tunnel is the one counted.
+        let nested = vxlan(&cat(&[&ETH_IPV4, &outer_v4(4, &IPV4_TCP)]));
+        let seg = dec(LinkType::RAW, &nested).unwrap();
+        assert_v4_hello(&seg);
+        assert_eq!(seg.tunnel, Some(Tunnel::Vxlan));
+        // A captured segment says no tunnel.
+        assert_eq!(dec(LinkType::RAW, &IPV4_TCP).unwrap().tunnel, None);
+    }
+
+    #[test]
+    fn a_tunnel_cut_by_the_snap_length_misses_inner_bytes_and_too_deep_a_nest_is_dropped() {
+        let frame = vxlan(&cat(&[&ETH_IPV4, &IPV4_TCP]));
+        let seg = dec(LinkType::RAW, &frame[..frame.len() - 3]).unwrap();
+        assert_eq!((seg.payload, seg.missing), (&b"he"[..], 3));
+        // Three tunnels, one inside the other, are followed; a fourth is not.
+        let mut p = IPV4_TCP.to_vec();
+        for _ in 0..3 {
+            p = outer_v4(4, &p);
+        }
+        assert_v4_hello(&dec(LinkType::RAW, &p).unwrap());
+        assert_eq!(dec(LinkType::RAW, &outer_v4(4, &p)).unwrap_err(), Skip::NotTcp);
+        // Plain UDP and a damaged tunnel header are what they were.
+        assert_eq!(dec(LinkType::RAW, &outer_v4(17, &[0, 53, 0, 53, 0, 8, 0, 0])).unwrap_err(), Skip::NotTcp);
+        assert_eq!(dec(LinkType::RAW, &outer_v4(47, &[0xb0, 0, 0x65, 0x58])).unwrap_err(), Skip::Malformed);
     }
 
     #[test]

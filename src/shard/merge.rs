@@ -28,6 +28,7 @@ pub fn absorb(into: &mut Summary, shard: Summary) {
         packets: _,
         bytes: _,
         tcp_segments: _,
+        decapsulated: _,
         skipped: _,
         first_ts: _,
         last_ts: _,

@@ -195,7 +195,8 @@ impl Batch {
 impl Seg {
     fn attach<'a>(&self, arena: &'a [u8]) -> TcpSegment<'a> {
         let Seg { frame, ts, src, dst, seq, ack, flags, window, missing, .. } = *self;
-        TcpSegment { frame, ts, src, dst, seq, ack, flags, window, payload: arena.get(self.payload.clone()).unwrap_or_default(), missing }
+        // The tunnel was counted by the dispatcher that decoded the packet; workers never ask.
+        TcpSegment { frame, ts, src, dst, seq, ack, flags, window, payload: arena.get(self.payload.clone()).unwrap_or_default(), missing, tunnel: None }
     }
 }
 
@@ -347,7 +348,7 @@ impl Pool {
         self.counts.packet(pkt);
         match decode::decode(pkt) {
             Ok(seg) => {
-                self.counts.segment();
+                self.counts.segment(seg.tunnel);
                 let clock = self.counts.clock();
                 match self.warmup.as_mut() {
                     Some(w) => {
@@ -661,7 +662,7 @@ mod tests {
     fn seg(frame: u64, payload: &[u8]) -> TcpSegment<'_> {
         let a: std::net::SocketAddr = "10.0.0.1:40000".parse().unwrap();
         let b: std::net::SocketAddr = "10.0.0.2:80".parse().unwrap();
-        TcpSegment { frame, ts: Timestamp::ZERO, src: a, dst: b, seq: 0, ack: 0, flags: TcpFlags::default(), window: 0, payload, missing: 0 }
+        TcpSegment { frame, ts: Timestamp::ZERO, src: a, dst: b, seq: 0, ack: 0, flags: TcpFlags::default(), window: 0, payload, missing: 0, tunnel: None }
     }
 
     #[test]

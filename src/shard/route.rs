@@ -186,6 +186,7 @@ mod tests {
             window: 0,
             payload: b"",
             missing: 0,
+            tunnel: None,
         }
     }
 

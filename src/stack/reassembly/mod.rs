@@ -611,6 +611,7 @@ pub(crate) mod testkit {
                 window: 65535,
                 payload,
                 missing,
+                tunnel: None,
             };
             let events = &mut self.events;
             self.table.feed(&seg, &mut |ev| events.push(Ev::of(&ev)));
@@ -751,7 +752,7 @@ mod tests {
         let mut frame = 0;
         let mut send = |table: &mut FlowTable<Vec<u64>>, closed: &mut Vec<(u64, Vec<u64>)>, seen: &mut BTreeMap<u64, usize>, src: &str, dst: &str, fl: &str, seq: u32, ack: u32, secs: i64| {
             frame += 1;
-            let seg = TcpSegment { frame, ts: Timestamp::from_secs_nanos(secs, 0), src: addr(src), dst: addr(dst), seq, ack, flags: flags(fl), window: 65535, payload: b"x", missing: 0 };
+            let seg = TcpSegment { frame, ts: Timestamp::from_secs_nanos(secs, 0), src: addr(src), dst: addr(dst), seq, ack, flags: flags(fl), window: 65535, payload: b"x", missing: 0, tunnel: None };
             table.observe(seg.ts);
             table.expire_with(seg.ts, &mut |ev, app| record(ev, app, closed, seen));
             table.feed_with(&seg, &mut |ev, app| record(ev, app, closed, seen));
@@ -802,6 +803,7 @@ mod tests {
             window: 0,
             payload: &payload,
             missing: 0,
+            tunnel: None,
         };
         let mut same_memory = false;
         table.feed(&seg, &mut |ev| {
