@@ -326,9 +326,11 @@ impl Req {
 pub(super) const MODERN: &str = "2026-07-28";
 
 /// The MCP method set (INCIDENTS.md "MCP evidence"): `initialize` is left to the caller, since LSP has one
-/// too (without `protocolVersion`).
+/// too (without `protocolVersion`); `ping` is no evidence on its own, being the health check of plain
+/// JSON-RPC services (jayson's README, samples/ecosystem/nonmcp3-*.pcap): an MCP ping travels where MCP
+/// already is (a session's headers, a path that carried MCP).
 pub(super) fn is_mcp_method(method: &str) -> bool {
-    const EXACT: &[&str] = &["ping", "server/discover", "subscriptions/listen"];
+    const EXACT: &[&str] = &["server/discover", "subscriptions/listen"];
     const PREFIXES: &[&str] = &[
         "tools/", "resources/", "prompts/", "completion/", "logging/", "sampling/", "elicitation/", "roots/", "notifications/",
     ];
@@ -569,6 +571,31 @@ mod tests {
         h.finish();
         assert!(h.facts.is_empty(), "{:?}", h.facts);
         assert_eq!(h.t.open_sessions(), 0);
+    }
+
+    #[test]
+    fn a_ping_alone_is_not_mcp_evidence_but_an_mcp_paths_ping_is_mcp() {
+        // jayson's README (nonmcp3-jayson): `ping` as a notification and as a request, beside other methods of
+        // a plain JSON-RPC service. Taken for MCP it made a session of era unknown per client address.
+        let mut h = Harness::recording();
+        let c = h.connect("10.0.0.1:40000");
+        let tx = h.request(c, "POST", "/", &[], r#"{"jsonrpc":"2.0","method":"ping"}"#);
+        h.reply(c, tx, 204, &[], "");
+        let tx = h.request(c, "POST", "/", &[], &call(1, "ping", "[]"));
+        h.json(c, tx, &[], &result(1, r#""pong""#));
+        h.finish();
+        assert!(h.facts.is_empty(), "{:?}", h.facts);
+        assert!(h.records().is_empty(), "{:?}", h.records());
+        // A server that mints no session id: a ping to the path the handshake used is the session's.
+        let mut h = Harness::recording();
+        let c = h.connect("10.0.0.1:40000");
+        let tx = h.post(c, &[], &initialize(0, "2025-11-25"));
+        h.json(c, tx, &[], &initialized(0, "2025-11-25"));
+        let tx = h.post(c, &[], &call(1, "ping", "{}"));
+        h.json(c, tx, &[], &result(1, "{}"));
+        h.finish();
+        let rows: Vec<(u64, u64)> = h.records().iter().map(|r| (r.requests, r.resp_json)).collect();
+        assert_eq!(rows, vec![(2, 2)]);
     }
 
     #[test]

@@ -27,7 +27,7 @@ guard_start() {
 guard_stop() {
     local guard="$RUN/offline-$1.pcap" n
     kill -INT "$GUARD_PID"; wait "$GUARD_PID" 2>/dev/null || true; GUARD_PID=""
-    n=$(tcpdump -r "$guard" 2>/dev/null | wc -l)
+    n=$(tcpdump -nr "$guard" 2>/dev/null | wc -l)
     if [ "$n" -eq 0 ]; then
         echo "   offline guard: no packet but 127.0.0.1 <-> 127.0.0.1 during the scenario"
     else

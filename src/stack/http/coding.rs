@@ -96,14 +96,15 @@ enum Coding {
 
 impl Coding {
     /// RFC 9110 §8.4.1: coding names are case-insensitive; `x-gzip` is gzip (§8.4.1.3). `identity` is no
-    /// coding at all; `None` for the rest.
+    /// coding at all, and so is `none`, which no registry lists but graphql-sse sends on every reply
+    /// (samples/ecosystem/nonmcp3-gql-sse-*.pcap) and fetch clients read as plain bytes; `None` for the rest.
     fn parse(name: &str) -> Option<Option<Coding>> {
         let c = match name.to_ascii_lowercase().as_str() {
             "gzip" | "x-gzip" => Coding::Gzip,
             "deflate" => Coding::Deflate,
             "br" => Coding::Br,
             "zstd" => Coding::Zstd,
-            "identity" => return Some(None),
+            "identity" | "none" => return Some(None),
             _ => return None,
         };
         Some(Some(c))
@@ -783,6 +784,7 @@ mod tests {
     fn coding_list_identity_and_chunked_are_not_codings() {
         assert!(BodyCodings::from_headers(&Headers::default()).is_none());
         assert!(BodyCodings::from_headers(&headers("identity")).is_none());
+        assert!(BodyCodings::from_headers(&headers("None")).is_none());
         assert!(BodyCodings::from_headers(&Headers::from_pairs([("transfer-encoding", "chunked")])).is_none());
         let c = BodyCodings::from_headers(&Headers::from_pairs([("content-encoding", "GZIP"), ("transfer-encoding", "gzip, chunked")])).unwrap();
         assert_eq!(c.names, "gzip, gzip");

@@ -178,9 +178,10 @@ struct WireMessage {
     #[serde(default, deserialize_with = "present")]
     id: Option<Id>,
     method: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "named_params")]
     params: Option<Params>,
-    #[serde(default)]
+    // Any result answers, null included (JSON-RPC 2.0 §5).
+    #[serde(default, deserialize_with = "any_result")]
     result: Option<AnyResult>,
     #[serde(default)]
     error: Option<WireError>,
@@ -188,6 +189,33 @@ struct WireMessage {
 
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Id>, D::Error> {
     Id::deserialize(d).map(Some)
+}
+
+fn any_result<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<AnyResult>, D::Error> {
+    AnyResult::deserialize(d).map(Some)
+}
+
+/// `params`: null is absent, an object is read by name, and an array (parameters by position, JSON-RPC 2.0
+/// §4.2) names nothing.
+fn named_params<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Params>, D::Error> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = Option<Params>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("params: an object, an array or null")
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Option<Params>, E> {
+            Ok(None)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<Params>, A::Error> {
+            Params::deserialize(de::value::MapAccessDeserializer::new(map)).map(Some)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<Params>, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(Some(Params::default()))
+        }
+    }
+    d.deserialize_any(V)
 }
 
 

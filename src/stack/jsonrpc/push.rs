@@ -548,6 +548,20 @@ impl Push {
             }
             (Want::Message, _) => Err("expected an object"),
             (Want::Skip, _) => self.start_skip(c, b, i),
+            // Any result answers, null included (`scan::result`).
+            (Want::Result, _) => {
+                self.wire.result = Some(Default::default());
+                if c == b'{' {
+                    *i += 1;
+                    return self.open(Kind::Result, true);
+                }
+                self.start(Want::Any, c, b, i)
+            }
+            // Parameters by position: nothing named to read (`scan::params`).
+            (Want::Rec(Rec::Params), b'[') => {
+                self.begin(Rec::Params);
+                self.start(Want::Any, c, b, i)
+            }
             (_, b'n') => {
                 *i += 1;
                 self.st = St::Lit { word: b"null", at: 1, want };
@@ -559,14 +573,6 @@ impl Push {
             }
             (Want::Soo(soo), _) if c != b'"' => {
                 self.set(soo, StringOrOther(None));
-                self.start(Want::Any, c, b, i)
-            }
-            (Want::Result, _) => {
-                self.wire.result = Some(Default::default());
-                if c == b'{' {
-                    *i += 1;
-                    return self.open(Kind::Result, true);
-                }
                 self.start(Want::Any, c, b, i)
             }
             (Want::Any, b'"') => self.open_str(b, i, Sink::Drop, Then::Value(want)),
@@ -1122,7 +1128,7 @@ impl Push {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::super::tests::Gen;
-    use super::super::{oracle, parse, Id, Message, ParseProblem, Payload, StringOrOther};
+    use super::super::{oracle, parse, Id, Message, Params, ParseProblem, Payload, StringOrOther};
     use super::Push;
 
     #[test]
@@ -1258,9 +1264,9 @@ mod tests {
         assert_eq!(every_split(b" \x0c\r\n"), Err(ParseProblem::Empty));
         assert_eq!(every_split(br#"[{"jsonrpc":"2.0","id":1,"result":{}},["2.0",2,"m"]] "#).unwrap().messages.len(), 2);
         // The deepest typed nesting (`DEPTH`): batch, message, params, _meta, clientInfo, a name read as any
-        // value; by name and by position.
+        // value; by name and by position (`params` itself only by name: an array is parameters by position).
         let deepest = every_split(br#"[{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":[[1],{"a":2}]}}}}]"#);
-        let positional = every_split(br#"[["2.0",1,"m",[null,null,null,null,[null,["n"]]]]]"#);
+        let positional = every_split(br#"[["2.0",1,"m",{"_meta":[null,["n"]]}]]"#);
         for r in [deepest, positional] {
             match &r.unwrap().messages[0] {
                 Message::Request { params, .. } => {
@@ -1270,6 +1276,35 @@ mod tests {
                 m => panic!("{m:?}"),
             }
         }
+    }
+
+    #[test]
+    fn a_null_result_answers_and_parameters_by_position_name_nothing() {
+        // JSON-RPC 2.0 libraries as their docs show them (samples/ecosystem/nonmcp3-jayson.pcap): `[1, 2]`
+        // params and a `null` result are JSON-RPC (§4.2, §5), read as such by the scanner, the push scanner
+        // at every cut, and the serde oracle alike. A result and an error: the error (as before).
+        let cases: [(&[u8], &str); 5] = [
+            (br#"{"jsonrpc":"2.0","id":3,"result":null}"#, "response"),
+            (br#"{"jsonrpc":"2.0","id":1,"method":"add","params":[1,2]}"#, "request"),
+            (br#"{"jsonrpc":"2.0","method":"log","params":["x",{"a":[null]}]}"#, "notification"),
+            (br#"[{"jsonrpc":"2.0","id":1,"method":"add","params":[]},{"jsonrpc":"2.0","id":1,"result":null}]"#, "request"),
+            (br#"{"jsonrpc":"2.0","id":4,"result":null,"error":{"code":-32000,"message":"m"}}"#, "error"),
+        ];
+        for (body, kind) in cases {
+            let got = every_split(body);
+            assert_eq!(oracle::comparable(oracle::parse(body)), oracle::comparable(got.clone()), "{}", String::from_utf8_lossy(body));
+            let m = &got.unwrap_or_else(|e| panic!("{e:?}: {}", String::from_utf8_lossy(body))).messages[0];
+            let (is, params) = match m {
+                Message::Response { result, .. } => ("response", result.protocol_version.is_none()),
+                Message::Request { params, .. } => ("request", *params == Params::default()),
+                Message::Notification { params, .. } => ("notification", *params == Params::default()),
+                Message::Error { code, .. } => ("error", *code == -32000),
+            };
+            assert_eq!((is, params), (kind, true), "{}", String::from_utf8_lossy(body));
+        }
+        // Positional params still need valid JSON, and a scalar is no params.
+        assert!(every_split(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1,}"#).is_err());
+        assert!(every_split(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":7}"#).is_err());
     }
 
     #[test]

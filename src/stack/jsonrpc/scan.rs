@@ -14,9 +14,12 @@
 //! - a number the scanner reads (an id, an error code, a scalar where a string was expected) must fit an
 //!   f64; a skipped number only needs the grammar;
 //! - a known member given twice is an error (`"id"` twice), except `result.protocolVersion` (the last wins);
-//! - `null` where an optional member is expected counts as absent (so `"result": null` is no response),
-//!   except `result.protocolVersion`, where it is a value that is not a string;
-//! - a struct may be written as an array, its members by position (serde's derive accepts both).
+//! - `null` where an optional member is expected counts as absent, except `result` (JSON-RPC 2.0 §5: a
+//!   result is whatever the method returns, null included, so `"result": null` answers its request) and
+//!   `result.protocolVersion`, where it is a value that is not a string;
+//! - a struct may be written as an array, its members by position (serde's derive accepts both), except
+//!   `params`: JSON-RPC 2.0 §4.2 passes parameters by position in an array, which says nothing of MCP's
+//!   named ones (they are read as absent, and the message stands).
 //!
 //! Not mirrored: a float id is kept as Rust formats the f64 it parses to, which can differ from serde's
 //! in the last digit of numbers with more than 15 significant digits; ids are only compared with ids
@@ -743,6 +746,11 @@ impl<'a> Scan<'a> {
         if self.null()? {
             return Ok(None);
         }
+        if self.ws() == Some(b'[') {
+            // By position (JSON-RPC 2.0 §4.2, jayson's `[1, 2]`): no named member to read.
+            self.any_skipped()?;
+            return Ok(Some(Params::default()));
+        }
         let mut p = Params::default();
         self.record(&["protocolVersion", "name", "uri", "clientInfo", "_meta"], &[true; 5], &mut |s, k| {
             match k {
@@ -760,7 +768,7 @@ impl<'a> Scan<'a> {
     /// `result`: any value; of an object, only `protocolVersion` is read (the last one, if repeated).
     fn result(&mut self) -> R<Option<ResultInfo>> {
         if self.null()? {
-            return Ok(None);
+            return Ok(Some(ResultInfo::default()));
         }
         let mut info = ResultInfo::default();
         match self.ws() {
