@@ -128,6 +128,7 @@ fn ip_or_not_tcp(ether_type: EtherType, payload: &[u8]) -> Result<&[u8], Skip> {
 /// LINKTYPE_ETHERNET: Ethernet II (IEEE 802.3 frames with a length field end up as `NotTcp`), then up to
 /// three VLAN tags: IEEE 802.1Q (0x8100), 802.1ad QinQ service tags (0x88a8) and the pre-standard 0x9100
 /// double tag, as etherparse's own `LaxSlicedPacket` follows them.
+#[inline(always)]
 fn ethernet(data: &[u8]) -> Result<&[u8], Skip> {
     let mut p = Ethernet2Slice::from_slice_without_fcs(data)
         .map_err(|_| Skip::Malformed)?
@@ -211,34 +212,31 @@ const MAX_TUNNELS: usize = 3;
 
 /// The TCP segment in an IP packet, inside tunnels or not, or why there is none.
 fn segment<'a>(pkt: &RawPacket<'a>, data: &'a [u8]) -> Result<TcpSegment<'a>, Skip> {
-    let mut ip = data;
-    let mut outermost = None;
-    for _ in 0..=MAX_TUNNELS {
-        match ip_packet(pkt, ip)? {
-            Carried::Tcp(mut seg) => {
-                seg.tunnel = outermost;
-                return Ok(seg);
-            }
-            Carried::Tunnel(tunnel, inner) => {
-                outermost.get_or_insert(tunnel);
-                ip = match inner {
-                    Inner::Ethernet(frame) => ethernet(frame)?,
-                    Inner::Ip(packet) => packet,
-                };
-            }
-        }
-    }
-    Err(Skip::NotTcp)
+    ip_packet(pkt, data, MAX_TUNNELS)
 }
 
-/// What an IP packet carries that `decode` follows.
-enum Carried<'a> {
-    Tcp(TcpSegment<'a>),
-    Tunnel(Tunnel, Inner<'a>),
+/// A packet that is not TCP: the segment inside it if it is a tunnel (`tunnels_left` more may follow),
+/// marked with the outermost one. Kept out of line: nearly every packet of a capture is TCP, and the
+/// segment it returns is built where the TCP is found, never moved through a loop.
+#[cold]
+#[inline(never)]
+fn tunnelled<'a>(pkt: &RawPacket<'a>, proto: IpNumber, payload: &'a [u8], tunnels_left: usize) -> Result<TcpSegment<'a>, Skip> {
+    let (tunnel, inner) = tunnel::peel(proto, payload)?;
+    let Some(left) = tunnels_left.checked_sub(1) else { return Err(Skip::NotTcp) };
+    let ip = match inner {
+        Inner::Ethernet(frame) => ethernet(frame)?,
+        Inner::Ip(packet) => packet,
+    };
+    let mut seg = ip_packet(pkt, ip, left)?;
+    // Set on the way out, so the outermost tunnel is the one that stays.
+    seg.tunnel = Some(tunnel);
+    Ok(seg)
 }
 
-/// The TCP segment or the tunnel in one IP packet, or why there is neither.
-fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8]) -> Result<Carried<'a>, Skip> {
+/// The TCP segment in one IP packet, or in the tunnel it is, or why there is neither. Inlined into `decode`
+/// (the hot path, as before tunnels); `tunnelled` calls its own copy.
+#[inline(always)]
+fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8], tunnels_left: usize) -> Result<TcpSegment<'a>, Skip> {
     // The IP version comes from the first nibble; etherparse checks IHL, the header lengths, and walks
     // IPv4 AH and the IPv6 extension headers. An error in those extensions comes back on the side.
     let (ip, ext_error) = LaxIpSlice::from_slice(data).map_err(|_| Skip::Malformed)?;
@@ -273,8 +271,7 @@ fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8]) -> Result<Carried<'a>, Ski
         return Err(Skip::Malformed);
     }
     if payload.ip_number != IpNumber::TCP {
-        let (tunnel, inner) = tunnel::peel(payload.ip_number, payload.payload)?;
-        return Ok(Carried::Tunnel(tunnel, inner));
+        return tunnelled(pkt, payload.ip_number, payload.payload, tunnels_left);
     }
     // A TCP header cut short, or with a data offset below 5 or beyond the bytes present.
     let tcp = TcpSlice::from_slice(payload.payload).map_err(|_| Skip::Malformed)?;
@@ -285,7 +282,7 @@ fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8]) -> Result<Carried<'a>, Ski
     } else {
         0
     };
-    Ok(Carried::Tcp(TcpSegment {
+    Ok(TcpSegment {
         frame: pkt.frame,
         ts: pkt.ts,
         src: SocketAddr::new(src, tcp.source_port()),
@@ -303,7 +300,7 @@ fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8]) -> Result<Carried<'a>, Ski
         payload: tcp.payload(),
         missing: u32::try_from(missing).unwrap_or(u32::MAX),
         tunnel: None,
-    }))
+    })
 }
 
 #[cfg(test)]
