@@ -110,7 +110,7 @@ fn endpoint(ip4: &str, ip6: &str, port: &str, protocols: &str, sep: char) -> Str
     let v6 = match (ip4.is_empty(), ip6.is_empty()) {
         (_, true) => false,
         (true, false) => true,
-        (false, false) => protocols.split(':').filter(|p| *p == "ip" || *p == "ipv6").last() == Some("ipv6"),
+        (false, false) => protocols.split(':').rfind(|p| *p == "ip" || *p == "ipv6") == Some("ipv6"),
     };
     if v6 { format!("[{}]:{port}", last(ip6)) } else { format!("{}:{port}", last(ip4)) }
 }
