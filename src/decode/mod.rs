@@ -567,7 +567,6 @@ mod tests {
 
     #[test]
     fn a_tunnelled_segment_is_the_inner_one_and_says_which_tunnel() {
-        use tunnel::Tunnel;
         // VXLAN (UDP 4789) around Ethernet, VLAN tag and all, around IPv4 + TCP.
         let inner = cat(&[&ETH_DOT1Q, &C_TAG_IPV4, &IPV4_TCP]);
         let frame = cat(&[&ETH_IPV4, &vxlan(&inner)]);

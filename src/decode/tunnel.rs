@@ -38,8 +38,6 @@ pub enum Tunnel {
 }
 
 impl Tunnel {
-    pub const ALL: [Tunnel; 5] = [Tunnel::Vxlan, Tunnel::Geneve, Tunnel::Gre, Tunnel::Erspan, Tunnel::IpInIp];
-
     pub fn name(self) -> &'static str {
         match self {
             Tunnel::Vxlan => "VXLAN",
@@ -290,10 +288,13 @@ mod tests {
 
     proptest! {
         #[test]
-        fn never_panics_and_the_inner_bytes_are_a_tail_of_the_input(proto in prop::sample::select(vec![IpNumber::UDP, IpNumber::GRE, IpNumber::IPV4]), bytes in prop::collection::vec(any::<u8>(), 0..64), port in prop::sample::select(vec![4789u16, 8472, 6081, 80])) {
+        fn never_panics_and_the_inner_bytes_are_within_the_input(proto in prop::sample::select(vec![IpNumber::UDP, IpNumber::GRE, IpNumber::IPV4]), bytes in prop::collection::vec(any::<u8>(), 0..64), port in prop::sample::select(vec![4789u16, 8472, 6081, 80])) {
             let input = if proto == IpNumber::UDP { udp_to(port, &bytes) } else { bytes };
+            // What a tunnel carries is a slice of the packet, never bytes from anywhere else.
             if let Ok((_, Inner::Ethernet(inner) | Inner::Ip(inner))) = peel(proto, &input) {
-                prop_assert!(input.ends_with(inner) || input.len() >= inner.len());
+                let (start, end) = (input.as_ptr() as usize, input.as_ptr() as usize + input.len());
+                let at = inner.as_ptr() as usize;
+                prop_assert!(start <= at && at + inner.len() <= end);
             }
         }
     }

@@ -191,6 +191,15 @@ impl Harness {
         self.head(c, tx, 200, &h);
     }
 
+    /// An HTTP+SSE client's stream: `GET /sse` asking for events, answered `200 text/event-stream`, whose
+    /// `endpoint` event announces `post_url`.
+    pub fn legacy_stream(&mut self, c: ConnId, post_url: &str) -> TxId {
+        let g = self.request(c, "GET", "/sse", &["Accept: text/event-stream"], "");
+        self.sse(c, g, &[]);
+        self.event_named(c, g, Some("endpoint"), None, post_url);
+        g
+    }
+
     /// One SSE event (`event: message` unless `name` says otherwise; `data` empty for a priming event).
     pub fn event_named(&mut self, c: ConnId, tx: TxId, name: Option<&str>, id: Option<&str>, data: &str) {
         let event = SseEvent {

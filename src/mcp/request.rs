@@ -229,18 +229,23 @@ impl Req {
 
     /// The revision a request that declares 2026-07-28 or later names: its `_meta` protocol version, else its
     /// `MCP-Protocol-Version` header, else (a `server/discover` with neither) the first such revision.
-    pub(super) fn declared_version(&self) -> Option<String> {
+    pub(super) fn declared_version(&self) -> Option<Arc<str>> {
         if !self.declares_2026() {
             return None;
         }
         let meta = self.messages().iter().find_map(|m| match m {
             Message::Request { params, .. } | Message::Notification { params, .. } => {
-                params.meta.as_ref().and_then(|meta| meta.protocol_version.as_ref()).and_then(|p| p.0.clone())
+                params.meta.as_ref().and_then(|meta| meta.protocol_version.as_ref()).and_then(|p| p.0.as_deref())
             }
             _ => None,
         });
-        let header = || self.proto_version().map(str::trim).filter(|v| *v >= MODERN).map(str::to_string);
-        Some(meta.or_else(header).unwrap_or_else(|| MODERN.to_string()))
+        let header = || self.proto_version().map(str::trim).filter(|v| *v >= MODERN);
+        // Nearly every declaration names the one revision there is: shared, not allocated per request.
+        static MODERN_SHARED: std::sync::LazyLock<Arc<str>> = std::sync::LazyLock::new(|| Arc::from(MODERN));
+        Some(match meta.or_else(header) {
+            Some(v) if v != MODERN => Arc::from(v),
+            _ => Arc::clone(&MODERN_SHARED),
+        })
     }
 
     /// `declares_2026` from the head and the messages as they are now.

@@ -216,7 +216,7 @@ impl McpTracker {
             s.seen_ok = true;
         }
         if let (None, Some(v)) = (&s.declared_version, declared) {
-            s.declared_version = Some(v.into());
+            s.declared_version = Some(v);
         }
 
         resp.get_on_mcp = resp.kind == RespKind::Get && get_on_mcp;
@@ -1048,9 +1048,7 @@ mod tests {
         let run = |target: &str| {
             let mut h = Harness::new();
             let c = h.connect("10.0.0.1:40000");
-            let g = h.request(c, "GET", "/sse", &["Accept: text/event-stream"], "");
-            h.sse(c, g, &[]);
-            h.event_named(c, g, Some("endpoint"), None, "/sse?sessionid=OLYJ");
+            let g = h.legacy_stream(c, "/sse?sessionid=OLYJ");
             let c2 = h.connect("10.0.0.1:40001");
             let tx = h.request(c2, "POST", target, &[], &initialize(0, "2025-11-25"));
             h.reply(c2, tx, 202, &[], "Accepted");
@@ -1199,9 +1197,7 @@ mod tests {
         let run = |handshake: bool, status: u16| {
             let mut h = Harness::recording();
             let c = h.connect("10.0.0.1:40000");
-            let g = h.request(c, "GET", "/sse", &["Accept: text/event-stream"], "");
-            h.sse(c, g, &[]);
-            h.event_named(c, g, Some("endpoint"), None, "/messages?sessionId=abc");
+            let g = h.legacy_stream(c, "/messages?sessionId=abc");
             let c2 = h.connect("10.0.0.1:40001");
             if handshake {
                 let tx = h.request(c2, "POST", "/messages?sessionId=abc", &[], &initialize(0, "2025-11-25"));
@@ -1234,9 +1230,7 @@ mod tests {
             let tx = h.request(c, "POST", "/sse", &[], &initialize(0, "2025-11-25"));
             h.reply(c, tx, status, &["Content-Type: text/plain"], "no");
             let c2 = h.connect("10.0.0.1:40001");
-            let g = h.request(c2, "GET", "/sse", &["Accept: text/event-stream"], "");
-            h.sse(c2, g, &[]);
-            h.event_named(c2, g, Some("endpoint"), None, "/messages/?session_id=abc");
+            h.legacy_stream(c2, "/messages/?session_id=abc");
             h.finish();
             let records = h.records();
             let rows: Vec<(&str, u64, u64, u64, Option<u16>)> =
@@ -1371,9 +1365,7 @@ mod tests {
             let c = h.connect("10.0.0.1:40000");
             let tx = h.request(c, "POST", "/sse", &[], &initialize(0, "2025-11-25"));
             h.reply(c, tx, 405, &["Content-Type: text/plain"], "no");
-            let g = h.request(c, "GET", "/sse", &["Accept: text/event-stream"], "");
-            h.sse(c, g, &[]);
-            h.event_named(c, g, Some("endpoint"), None, "/messages/?session_id=abc");
+            h.legacy_stream(c, "/messages/?session_id=abc");
             let hosts: Vec<String> = h.facts_of("fallback").iter().map(|f| f.ctx.host.to_string()).collect();
             assert_eq!(hosts, vec!["127.0.0.1:8000".to_string()], "recorder {with_recorder}");
         }
@@ -1475,9 +1467,7 @@ mod tests {
         for (answered, closer) in [(false, Direction::ToClient), (true, Direction::ToClient), (false, Direction::ToServer)] {
             let mut h = Harness::new();
             let c = h.connect("10.0.0.1:40000");
-            let g = h.request(c, "GET", "/sse", &["Accept: text/event-stream"], "");
-            h.sse(c, g, &[]);
-            h.event_named(c, g, Some("endpoint"), None, "/messages/?session_id=abc");
+            let g = h.legacy_stream(c, "/messages/?session_id=abc");
             let c2 = h.connect("10.0.0.1:40001");
             let tx = h.request(c2, "POST", "/messages/?session_id=abc", &[], &initialize(0, "2024-11-05"));
             h.reply(c2, tx, 202, &[], "Accepted");
@@ -1496,9 +1486,7 @@ mod tests {
         // the stream owes nothing when it ends.
         let mut h = Harness::new();
         let c = h.connect("10.0.0.1:40000");
-        let g = h.request(c, "GET", "/sse", &["Accept: text/event-stream"], "");
-        h.sse(c, g, &[]);
-        h.event_named(c, g, Some("endpoint"), None, "/messages/?session_id=abc");
+        let g = h.legacy_stream(c, "/messages/?session_id=abc");
         let c2 = h.connect("10.0.0.1:40001");
         let tx = h.request(c2, "POST", "/messages/?session_id=abc", &[], &tool_call(1));
         h.event(c, g, None, &tool_result(1));
