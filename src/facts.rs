@@ -458,11 +458,22 @@ facts! {
         capture_loss: Bool,
     }
 
-    /// Bytes of a session's streams were lost to capture gaps (coverage notice; one per server).
+    /// Bytes of a session's streams were lost to capture gaps (coverage notice; one per server). Also the
+    /// bytes of the server's connections that carried no MCP evidence because the snap length cut it
+    /// away: the records were cut and HTTP messages lost in the cuts (no evidence could survive them).
     CaptureGap "capture_gap" {
+        /// Gaps and bytes missed, over both kinds of streams.
         gaps: Int,
         missed_bytes: Int,
+        /// MCP sessions of the server whose streams lost bytes.
         sessions: Int,
+        /// Connections of the server without MCP evidence whose records the snap length cut, losing
+        /// HTTP messages; the messages lost.
+        cut_connections: Int,
+        cut_messages: Int,
+        /// Which streams lost the bytes, as the evidence names them: `streams of N MCP session(s) of this
+        /// server`, the cut connections, or both.
+        streams: Str,
     }
 
     /// TLS connections to a server that could not be decrypted, for one reason (coverage notice; one per

@@ -109,7 +109,7 @@ impl Harness {
         (self.frame, self.now)
     }
 
-    fn exchange(&mut self, c: ConnId, ev: Exchange<'_>) {
+    pub fn exchange(&mut self, c: ConnId, ev: Exchange<'_>) {
         let facts = &mut self.facts;
         self.t.exchange(c, ev, &mut |f| facts.push(f));
     }
@@ -239,7 +239,34 @@ impl Harness {
     /// A capture gap of `len` server bytes on the connection.
     pub fn gap(&mut self, c: ConnId, len: u64) {
         let (frame, _) = self.tick();
-        self.exchange(c, Exchange::Lost { dir: Direction::ToClient, len, frame });
+        self.exchange(c, Exchange::Lost { dir: Direction::ToClient, len, cut: false, frame });
+    }
+
+    /// `len` bytes of `dir` the snap length cut from the connection's records.
+    pub fn cut(&mut self, c: ConnId, dir: Direction, len: u64) {
+        let (frame, _) = self.tick();
+        self.exchange(c, Exchange::Lost { dir, len, cut: true, frame });
+    }
+
+    /// A request HTTP lost to a gap (its head): a transaction stands in for it.
+    pub fn lost_request(&mut self, c: ConnId) -> TxId {
+        let (frame, ts) = self.tick();
+        self.next_tx += 1;
+        let tx = self.next_tx;
+        self.feed(c, HttpEvent::RequestLost { tx, frame, ts });
+        tx
+    }
+
+    /// The response to `tx` was lost to a gap (its head).
+    pub fn lost_response(&mut self, c: ConnId, tx: TxId) {
+        let (frame, ts) = self.tick();
+        self.feed(c, HttpEvent::ResponseLost { tx, frame, ts });
+    }
+
+    /// The connection closes.
+    pub fn close(&mut self, c: ConnId) {
+        let (_, ts) = self.tick();
+        self.exchange(c, Exchange::Close { ts });
     }
 
     /// The capture lost sight of the connection (reassembly's `Unacked`).

@@ -173,6 +173,10 @@ struct ConnView {
     early_gaps: u64,
     early_missed: u64,
     early_frame: u64,
+    /// The snap length cut bytes of the connection from their records.
+    cut: bool,
+    /// HTTP messages (requests and responses) the connection lost to capture gaps.
+    lost_messages: u64,
     /// A capture gap hit this connection: every session later bound to one of its responses has
     /// evidence that may cross the gap (`FactContext::crosses_gap`), not only those bound before it.
     gapped: bool,
@@ -271,6 +275,10 @@ struct ServerState {
     /// Frames where gaps were noticed (at most `detect::MAX_FRAMES`), and the first gap's client.
     gap_frames: Vec<u64>,
     gap_client: Option<SocketAddr>,
+    /// Connections without MCP evidence whose records the snap length cut, losing HTTP messages (their
+    /// gaps are in `gaps`), and the messages lost.
+    cut_connections: u64,
+    cut_messages: u64,
 }
 
 /// The `initialize` negotiations of the capture, to judge one against the server's other answers and the
@@ -416,6 +424,8 @@ impl McpTracker {
                 early_gaps: 0,
                 early_missed: 0,
                 early_frame: 0,
+                cut: false,
+                lost_messages: 0,
                 gapped: false,
                 midstream,
             },
@@ -476,8 +486,8 @@ impl McpTracker {
         }
     }
 
-    /// A capture gap in one direction of a connection, noticed at `frame`.
-    fn gap(&mut self, conn: ConnId, dir: Direction, len: u64, frame: u64) {
+    /// A capture gap in one direction of a connection, noticed at `frame` (`cut`: by the snap length).
+    fn gap(&mut self, conn: ConnId, dir: Direction, len: u64, cut: bool, frame: u64) {
         if dir == Direction::ToClient {
             self.mark_server_loss(conn);
         } else {
@@ -487,6 +497,7 @@ impl McpTracker {
             self.mark_sessions_gapped(conn);
         }
         let Some(view) = self.conns.get_mut(&conn) else { return };
+        view.cut |= cut;
         if view.mcp {
             let (server, client) = (view.server, view.client);
             self.server_gap(server, client, 1, len, frame);
@@ -503,8 +514,10 @@ impl McpTracker {
         let st = self.servers.get_or_default(server);
         st.gaps += gaps;
         st.missed_bytes = st.missed_bytes.saturating_add(len);
-        if st.gap_frames.len() < crate::detect::MAX_FRAMES {
-            st.gap_frames.push(frame);
+        // The earliest frames, in order: a connection's first gap is told at its close, after later ones.
+        if let Err(at) = st.gap_frames.binary_search(&frame) {
+            st.gap_frames.insert(at, frame);
+            st.gap_frames.truncate(crate::detect::MAX_FRAMES);
         }
         if st.gap_client.is_none() {
             st.gap_client = Some(client);
@@ -516,6 +529,13 @@ impl McpTracker {
         let Some(mut view) = self.conns.remove(&conn) else { return };
         if view.mcp && view.early_gaps > 0 {
             self.server_gap(view.server, view.client, view.early_gaps, view.early_missed, view.early_frame);
+        } else if view.cut && view.lost_messages > 0 && view.early_gaps > 0 {
+            // No MCP evidence, but the snap length cut its messages away: what it carried cannot be told,
+            // and a report that stays silent would say "seen and clean" (CAPTURE-GAPS, docs/incidents.md).
+            self.server_gap(view.server, view.client, view.early_gaps, view.early_missed, view.early_frame);
+            let st = self.servers.get_or_default(view.server);
+            st.cut_connections += 1;
+            st.cut_messages = st.cut_messages.saturating_add(view.lost_messages);
         }
         let first_end = view.first_end;
         while let Some(mut tx) = view.txs.pop_front() {
@@ -583,7 +603,7 @@ impl McpTracker {
                 }
             }
             Exchange::Sse { tx, event, payload, frame, ts } => self.sse(conn, tx, &event, payload, frame, ts, out),
-            Exchange::Lost { dir, len, frame } => self.gap(conn, dir, len, frame),
+            Exchange::Lost { dir, len, cut, frame } => self.gap(conn, dir, len, cut, frame),
             Exchange::Unacked => self.unacked(conn),
             Exchange::Ended { dir, reason } => self.end(conn, dir, reason),
             Exchange::Close { ts } => self.close(conn, ts, false, out),
@@ -642,10 +662,16 @@ impl McpTracker {
             HttpEvent::ResponseLost { tx, .. } => {
                 // Its answer lies in a capture gap: nothing is known about it, and nothing is owed.
                 let Some(view) = self.conns.get_mut(&conn) else { return };
+                view.lost_messages += 1;
                 if let Some(pos) = view.txs.iter().position(|t| t.id == Some(tx) && t.resp.is_none()) {
                     if let Some(k) = view.txs.remove(pos).and_then(|t| t.timer) {
                         self.timers.cancel(k);
                     }
+                }
+            }
+            HttpEvent::RequestLost { .. } => {
+                if let Some(view) = self.conns.get_mut(&conn) {
+                    view.lost_messages += 1;
                 }
             }
             HttpEvent::RequestUndecoded { tx, coding, reason, frame, ts } => self.body_undecoded(conn, Some(tx), true, &coding, reason, frame, ts),
@@ -1029,6 +1055,20 @@ impl McpTracker {
         servers.sort_by_key(|(a, _)| **a);
         for (addr, st) in servers {
             let (n, host, endpoint) = gap_sessions.get(addr).cloned().unwrap_or_default();
+            // The evidence's object: which streams lost the bytes (the rule's `{streams}`).
+            let cut = |of: &str| {
+                format!(
+                    "{} connection(s){of} whose records the snap length cut: {} HTTP message(s) lost, and with them any MCP evidence",
+                    st.cut_connections, st.cut_messages
+                )
+            };
+            let streams = match (n, st.cut_connections) {
+                // Bytes between exchanges: no session's message was open to lose them.
+                (0, 0) => "connections of this server that carried MCP".to_string(),
+                (_, 0) => format!("streams of {n} MCP session(s) of this server"),
+                (0, _) => cut(" of this server"),
+                _ => format!("streams of {n} MCP session(s) of this server and {}", cut("")),
+            };
             out(Fact {
                 ctx: FactContext {
                     host: host.into(),
@@ -1036,7 +1076,14 @@ impl McpTracker {
                     crosses_gap: true,
                     ..coverage::notice_context(format!("{addr} coverage"), st.gap_client.unwrap_or(coverage::NO_ADDR), *addr, ts, st.gap_frames.clone())
                 },
-                kind: FactKind::CaptureGap(facts::CaptureGap { gaps: st.gaps as i64, missed_bytes: st.missed_bytes as i64, sessions: n as i64 }),
+                kind: FactKind::CaptureGap(facts::CaptureGap {
+                    gaps: st.gaps as i64,
+                    missed_bytes: st.missed_bytes as i64,
+                    sessions: n as i64,
+                    cut_connections: st.cut_connections as i64,
+                    cut_messages: st.cut_messages as i64,
+                    streams: streams.into(),
+                }),
             });
         }
         self.finish_undecoded(out);
@@ -1132,6 +1179,66 @@ mod tests {
         h.reply(c, g, 405, &[], "");
         h.finish();
         assert_eq!(h.t.stats().sessions_by_era.values().sum::<u64>(), 1, "{:?}", h.t.stats().sessions_by_era);
+    }
+
+    #[test]
+    fn a_connection_the_snap_length_cut_bare_of_evidence_is_a_capture_gap() {
+        // `tcpdump -s 200` on the downgrade session (samples/sensors-snap200.pcap): every head is cut, so
+        // no message shows MCP evidence and no session exists; silence would say "seen and clean".
+        use crate::mcp::harness::*;
+        let run = |cut: bool, lost: bool, with_session: bool| {
+            let mut h = Harness::new();
+            if with_session {
+                let c = session(&mut h);
+                h.post(c, &[SID, V25], &tool_call(2));
+                h.gap(c, 100);
+            }
+            let early = h.connect("10.0.0.1:41000");
+            let late = h.connect("10.0.0.1:41001");
+            for c in [early, late] {
+                if cut {
+                    h.cut(c, Direction::ToServer, 120);
+                } else {
+                    h.exchange(c, Exchange::Lost { dir: Direction::ToServer, len: 120, cut: false, frame: 90 });
+                }
+                // One connection loses a request, the other the response to a plain one.
+                if lost && c == early {
+                    h.lost_request(c);
+                } else if lost {
+                    let tx = h.request(c, "GET", "/", &[], "");
+                    h.lost_response(c, tx);
+                }
+            }
+            // Closed latest first: the row's frames still come in capture order.
+            h.close(late);
+            h.close(early);
+            h.finish();
+            let rows: Vec<String> = h.evidence().into_iter().filter(|(id, _)| id == "CAPTURE-GAPS").map(|(_, e)| e).collect();
+            let facts: Vec<Vec<u64>> = h.facts_of("capture_gap").iter().map(|f| f.ctx.frames.clone()).collect();
+            (rows, facts)
+        };
+        let (rows, frames) = run(true, true, false);
+        assert_eq!(
+            rows,
+            ["240 bytes in 2 gaps missing from 2 connection(s) of this server whose records the snap length cut: 2 HTTP message(s) lost, and with them any MCP evidence"]
+        );
+        assert!(frames.len() == 1 && frames[0].is_sorted() && frames[0].len() == 2, "{frames:?}");
+        let (rows, _) = run(true, true, true);
+        assert_eq!(
+            rows,
+            ["340 bytes in 3 gaps missing from streams of 1 MCP session(s) of this server and 2 connection(s) whose records the snap length cut: 2 HTTP message(s) lost, and with them any MCP evidence"]
+        );
+        // Lost packets on traffic without MCP evidence are not MCP's loss (readable heads showed none),
+        // nor are cut bytes that took no HTTP message.
+        assert_eq!(run(false, true, false).0, Vec::<String>::new());
+        assert_eq!(run(true, false, false).0, Vec::<String>::new());
+        assert_eq!(run(false, true, true).0, ["100 bytes in 1 gaps missing from streams of 1 MCP session(s) of this server"]);
+        // A gap between a session's exchanges took no session's message.
+        let mut h = Harness::new();
+        let c = session(&mut h);
+        h.gap(c, 100);
+        h.finish();
+        assert_eq!(h.evidence(), [("CAPTURE-GAPS".to_string(), "100 bytes in 1 gaps missing from connections of this server that carried MCP".to_string())]);
     }
 
     /// Feeds client bytes of one connection through the real HTTP layer into a tracker.

@@ -31,8 +31,9 @@ pub enum Exchange<'a> {
     /// data is a URL, not JSON.
     Sse { tx: Option<TxId>, event: SseEvent<'a>, payload: Option<Result<Payload, ParseProblem>>, frame: u64, ts: Timestamp },
     /// `len` bytes of `dir` the capture never showed, noticed at `frame`: exchanges open on the
-    /// connection may have lost their parts (TCP gap).
-    Lost { dir: Direction, len: u64, frame: u64 },
+    /// connection may have lost their parts (TCP gap). `cut`: the snap length cut them from records the
+    /// capture holds.
+    Lost { dir: Direction, len: u64, cut: bool, frame: u64 },
     /// The capture lost sight of the connection: its peers' acknowledgements went missing, so what it
     /// does not show from then on may be the capture's loss.
     Unacked,
@@ -52,7 +53,7 @@ impl Exchange<'_> {
             Exchange::Open { client, server, midstream } => Exchange::Open { client, server, midstream },
             Exchange::RequestBody { tx, body } => Exchange::RequestBody { tx, body },
             Exchange::ResponseBody { tx, body, text } => Exchange::ResponseBody { tx, body, text },
-            Exchange::Lost { dir, len, frame } => Exchange::Lost { dir, len, frame },
+            Exchange::Lost { dir, len, cut, frame } => Exchange::Lost { dir, len, cut, frame },
             Exchange::Unacked => Exchange::Unacked,
             Exchange::Ended { dir, reason } => Exchange::Ended { dir, reason },
             Exchange::Close { ts } => Exchange::Close { ts },

@@ -197,8 +197,8 @@ impl RunWide {
                     self.route(ev, layers, out);
                 }
             }
-            FlowEvent::Gap { conn, dir, len, frame, ts } => {
-                out(conn, Exchange::Lost { dir, len, frame });
+            FlowEvent::Gap { conn, dir, len, cut, frame, ts } => {
+                out(conn, Exchange::Lost { dir, len, cut, frame });
                 let Some(Layers { tls: t, http, rpc }) = layers else { return };
                 tls.gap(conn, t, dir, len, frame, ts, &mut |d| up.deliver(conn, http, rpc, d, out));
             }

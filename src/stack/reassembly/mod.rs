@@ -125,8 +125,9 @@ pub enum FlowEvent<'a> {
     Open { conn: ConnId, client: SocketAddr, server: SocketAddr, midstream: bool, frame: u64, ts: Timestamp },
     /// In-order bytes; `frame`/`ts` are those of the packet that carried them.
     Data { conn: ConnId, dir: Direction, bytes: &'a [u8], frame: u64, ts: Timestamp },
-    /// `len` bytes at this point of the stream were never seen (loss, snap length, cap hit).
-    Gap { conn: ConnId, dir: Direction, len: u64, frame: u64, ts: Timestamp },
+    /// `len` bytes at this point of the stream were never seen (loss, snap length, cap hit); `cut`: the
+    /// snap length cut them from records the capture holds (loss is unknown packets, a cut is known ones).
+    Gap { conn: ConnId, dir: Direction, len: u64, cut: bool, frame: u64, ts: Timestamp },
     /// No more bytes will come in this direction.
     End { conn: ConnId, dir: Direction, reason: EndReason, frame: u64, ts: Timestamp },
     /// Bytes of `dir` the capture saw were still unacknowledged [`UNACKED_SECS`] after the connection's

@@ -113,20 +113,21 @@ impl<'e, F: FnMut(FlowEvent<'_>) + ?Sized> Ctx<'e, F> {
         self.emit(FlowEvent::Data { conn, dir, bytes, frame, ts });
     }
 
-    fn gap(&mut self, len: u64, frame: u64, ts: Timestamp) {
+    /// `cut`: the bytes were on the wire but the snap length cut them from their record.
+    fn gap(&mut self, len: u64, cut: bool, frame: u64, ts: Timestamp) {
         if len == 0 {
             return;
         }
         self.stats.gaps = self.stats.gaps.saturating_add(1);
         self.stats.missed_bytes = self.stats.missed_bytes.saturating_add(len);
         let (conn, dir) = (self.conn, self.dir);
-        self.emit(FlowEvent::Gap { conn, dir, len, frame, ts });
+        self.emit(FlowEvent::Gap { conn, dir, len, cut, frame, ts });
     }
 
     /// A hole declared now: stamped with the packet (or moment) that made us declare it.
     fn hole(&mut self, len: u64) {
         let (frame, ts) = (self.frame, self.ts);
-        self.gap(len, frame, ts);
+        self.gap(len, false, frame, ts);
     }
 
     fn end(&mut self, reason: EndReason) {
@@ -615,7 +616,7 @@ impl Stream {
                     let (bytes, missing) = span.part(cur.next, limit);
                     // The fast path: a slice of the packet, no copy.
                     ctx.data(bytes, frame, ts);
-                    ctx.gap(missing, frame, ts);
+                    ctx.gap(missing, true, frame, ts);
                     cur.next = limit;
                 }
             }
@@ -644,7 +645,7 @@ impl Stream {
                 PieceBody::Bytes(b) => {
                     ctx.data(b.get(to_usize(skip)..).unwrap_or(&[]), piece.frame, piece.ts)
                 }
-                PieceBody::Missing(n) => ctx.gap(n.saturating_sub(skip), piece.frame, piece.ts),
+                PieceBody::Missing(n) => ctx.gap(n.saturating_sub(skip), true, piece.frame, piece.ts),
             }
             cur.next = piece_end;
         }
@@ -761,7 +762,10 @@ mod tests {
     #[derive(Debug, Clone, PartialEq, Eq)]
     enum Ev {
         Data(Vec<u8>, u64),
+        /// Bytes the capture never saw (a hole).
         Gap(u64),
+        /// Bytes the snap length cut from records it holds.
+        Cut(u64),
         End(EndReason),
     }
 
@@ -801,7 +805,8 @@ mod tests {
             let Harness { stream, stats, budget, events, .. } = self;
             let mut sink = |ev: FlowEvent<'_>| match ev {
                 FlowEvent::Data { bytes, frame, .. } => events.push(Ev::Data(bytes.to_vec(), frame)),
-                FlowEvent::Gap { len, .. } => events.push(Ev::Gap(len)),
+                FlowEvent::Gap { len, cut: false, .. } => events.push(Ev::Gap(len)),
+                FlowEvent::Gap { len, cut: true, .. } => events.push(Ev::Cut(len)),
                 FlowEvent::End { reason, .. } => events.push(Ev::End(reason)),
                 FlowEvent::Open { .. } | FlowEvent::Close { .. } | FlowEvent::Unacked { .. } => panic!("stream never emits {ev:?}"),
             };
@@ -851,7 +856,7 @@ mod tests {
             for e in &self.events {
                 match e {
                     Ev::Data(b, _) => s.push_str(&String::from_utf8_lossy(b)),
-                    Ev::Gap(n) => s.push_str(&"#".repeat(*n as usize)),
+                    Ev::Gap(n) | Ev::Cut(n) => s.push_str(&"#".repeat(*n as usize)),
                     Ev::End(_) => s.push('|'),
                 }
             }
@@ -1031,7 +1036,7 @@ mod tests {
         let mut h = Harness::new(1 << 20, 1 << 20);
         h.seg_full(ISN, b"abcd", 6, false);
         h.seg(10, b"klm");
-        assert_eq!(h.take(), vec![Ev::Data(b"abcd".to_vec(), 1), Ev::Gap(6), Ev::Data(b"klm".to_vec(), 2)]);
+        assert_eq!(h.take(), vec![Ev::Data(b"abcd".to_vec(), 1), Ev::Cut(6), Ev::Data(b"klm".to_vec(), 2)]);
         assert_eq!(h.stats.missed_bytes, 6);
         assert_eq!(h.stats.gaps, 1);
     }
@@ -1048,7 +1053,7 @@ mod tests {
             vec![
                 Ev::Data(b"abcd".to_vec(), 4),
                 Ev::Data(b"ef".to_vec(), 1),
-                Ev::Gap(3),
+                Ev::Cut(3),
                 Ev::Data(b"jk".to_vec(), 2),
             ]
         );
