@@ -560,6 +560,13 @@ impl fmt::Display for Summary {
                 t.unacked_silences
             )?;
         }
+        if t.after_close_segments > 0 {
+            writeln!(
+                f,
+                "  tcp:       {} data segments ({} bytes) came after their connection closed and were not analysed (late copies, or data after a reset)",
+                t.after_close_segments, t.after_close_bytes
+            )?;
+        }
         if t.ooo_cap_hits + t.connection_cap_hits > 0 {
             writeln!(f, "  caps hit:  {} out-of-order buffer, {} connection table", t.ooo_cap_hits, t.connection_cap_hits)?;
         }

@@ -161,6 +161,11 @@ pub struct ReassemblyStats {
     pub connection_cap_hits: u64,
     /// `FlowEvent::Unacked` declared: connections that fell silent with seen bytes never acknowledged.
     pub unacked_silences: u64,
+    /// Segments carrying payload that came for a 4-tuple in TIME-WAIT (its connection closed) and were
+    /// not analysed: late copies (a capture of several interfaces written per interface, a mirror that
+    /// also sees what it copies) or data a peer sent after a reset. Counted, so nothing goes unsaid.
+    pub after_close_segments: u64,
+    pub after_close_bytes: u64,
     /// Midstream pickups announced with the port guess (no SYN, no payload that revealed the roles).
     pub roles_guessed: u64,
     /// Connections whose roles `--threads N` cannot route as one thread decides them (`shard::route`):
@@ -325,6 +330,11 @@ impl<A: Default> FlowTable<A> {
             // TIME-WAIT: the last ACK, a retransmitted FIN or SYN, data in flight after a RST. Only a SYN
             // with a new ISN opens a new connection.
             if !seg.flags.syn || isns.get(side) == Some(seg.seq) {
+                let len = seg.payload.len() as u64 + u64::from(seg.missing);
+                if len > 0 {
+                    self.stats.after_close_segments = self.stats.after_close_segments.saturating_add(1);
+                    self.stats.after_close_bytes = self.stats.after_close_bytes.saturating_add(len);
+                }
                 return;
             }
             self.closed.remove(&key);
@@ -979,7 +989,11 @@ mod tests {
         rig.send(S, C, "FA", 501, 102, b""); // a retransmitted FIN
         rig.send(S, C, "SA", 500, 101, b""); // a retransmitted SYN-ACK (same ISN)
         rig.send(C, S, "S", 100, 0, b""); // an old duplicate SYN (same ISN)
+        // A late copy of data (another interface's batch of a multi-interface capture): not analysed,
+        // but counted; the bare segments above are not.
+        rig.send(S, C, "PA", 400, 101, b"hello");
         assert!(rig.take().iter().all(|e| !matches!(e, Ev::Open { conn: 1, .. })));
+        assert_eq!((rig.table.stats().after_close_segments, rig.table.stats().after_close_bytes), (1, 5));
         assert_eq!(rig.table.stats().connections, 1);
         assert_eq!(rig.table.open_connections(), 0);
         rig.secs += TIME_WAIT_SECS;
