@@ -511,6 +511,21 @@ facts! {
         packets: Int,
     }
 
+    /// Connections to a server that a `101 Switching Protocols` took to a protocol mcptap does not analyse
+    /// (not `h2c`, which is analysed as HTTP/2); coverage notice, one per server and protocol, at the end
+    /// of the capture. MCP over WebSocket is the case the built-in rule reports.
+    UpgradeUnanalysed "upgrade_unanalysed" {
+        /// The `Upgrade` token the server answered, lower-cased (`websocket`), or `(none)`.
+        protocol: Str,
+        /// The WebSocket subprotocols the server accepted (`Sec-WebSocket-Protocol`), distinct, `; `-joined,
+        /// or `""`.
+        subprotocol: Str,
+        connections: Int,
+        /// MCP evidence on a switch: the server accepted the subprotocol `mcp`, or the request carried an
+        /// MCP header.
+        mcp: Bool,
+    }
+
     /// Message bodies to a server whose Content-Encoding (or transfer coding) could not be undone, for one
     /// reason (coverage notice; one per server and reason, at the end of the capture). Their content was
     /// not analysed: an SSE stream among them is neither "no events" nor "lost".

@@ -33,6 +33,7 @@ mod sites;
 mod slots;
 pub mod stream;
 mod timers;
+mod switched;
 mod undecoded;
 
 use std::collections::{BTreeMap, VecDeque};
@@ -358,6 +359,8 @@ pub struct McpTracker {
     recorder: Option<Recorder>,
     /// Bodies not decoded, for the coverage notices (`undecoded.rs`).
     undecoded: undecoded::UndecodedNotes,
+    /// Connections switched to a protocol not analysed, for the coverage notices (`switched.rs`).
+    switched: switched::SwitchedNotes,
 }
 
 impl McpTracker {
@@ -383,6 +386,7 @@ impl McpTracker {
             last_expiry: Timestamp::ZERO,
             recorder: None,
             undecoded: undecoded::UndecodedNotes::default(),
+            switched: switched::SwitchedNotes::default(),
         }
     }
 
@@ -640,7 +644,12 @@ impl McpTracker {
                     req.h2_stream = Some(stream);
                 }
             }
-            HttpEvent::Response { tx, head, frame, ts } => self.response(conn, tx, &head, frame, ts, out),
+            HttpEvent::Response { tx, head, frame, ts } => {
+                if head.status == 101 {
+                    self.switched(conn, tx, &head, frame, ts);
+                }
+                self.response(conn, tx, &head, frame, ts, out)
+            }
             HttpEvent::SseComment { tx, ts, .. } | HttpEvent::SseBlank { tx, ts, .. } => {
                 if let Some(st) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.resp.as_mut()).and_then(|r| r.stream.as_mut()) {
                     if comment {
@@ -1087,6 +1096,7 @@ impl McpTracker {
             });
         }
         self.finish_undecoded(out);
+        self.finish_switched(out);
         for s in self.sessions.sorted() {
             if let Some(rec) = self.recorder.as_mut() {
                 rec.release(s);
