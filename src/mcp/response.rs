@@ -229,7 +229,7 @@ impl McpTracker {
                     has_cursor: last_event_id.is_some(),
                     known: known.is_some(),
                     session_had_ids: s.ids_issued > 0,
-                    reconnect: s.streams_broken > 0,
+                    reconnect: s.first_break.is_some_and(|t| t <= req_ts),
                 }),
             });
             if let (Some(x), Some(st)) = (last_event_id.clone(), resp.stream.as_mut()) {
@@ -399,7 +399,7 @@ impl McpTracker {
                 out(judge(s, *p, st, f, true, capture_loss));
             }
             if resp.kind == RespKind::Get || !st.pending.is_empty() {
-                s.streams_broken += 1;
+                s.first_break = Some(s.first_break.map_or(ts, |t| t.min(ts)));
             }
             if let Some(rec) = self.recorder.as_mut() {
                 rec.stream_end(s, ts, resp.frame, reason, (st.events, st.ids), st.cursor.as_str());
@@ -1422,6 +1422,32 @@ mod tests {
         h.reply(c, tx, 400, &["Content-Type: application/json"], &error("null", -32000, "Bad Request: No valid session ID provided"));
         h.finish();
         assert!(h.alarms().contains(&"MCP-SESSION-STATUS".to_string()), "{:?}", h.alarms());
+    }
+
+    #[test]
+    fn a_get_answered_after_a_stream_broke_is_no_reconnect_unless_sent_after_it() {
+        // Bun's GET head comes whole only at the stream's end (`HttpAnomaly::UnfinishedHead`), after a
+        // POST stream broke (samples/ecosystem/runtimes-bun-idle-resume.pcap): the GET was sent before
+        // anything broke, so it is the session's first, not a reconnect that forgot its cursor.
+        for get_after_break in [false, true] {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let first = h.post(c, &[SID, V25], &tool_call(1));
+            h.sse(c, first, &[]);
+            h.event(c, first, Some("e1"), &tool_result(1));
+            h.end(c, first, crate::http::MessageEnd::Complete);
+            let g = h.connect("10.0.0.1:40100");
+            let early_get = (!get_after_break).then(|| h.request(g, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream"], ""));
+            let p = h.connect("10.0.0.1:40101");
+            let cut = h.post(p, &[SID, V25], &tool_call(2));
+            h.sse(p, cut, &[]);
+            h.close_stream(p, cut, Direction::ToClient, EndReason::Fin);
+            let get = early_get.unwrap_or_else(|| h.request(g, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream"], ""));
+            h.sse(g, get, &[]);
+            h.finish();
+            let missing = h.alarms().contains(&"MCP-RESUME-MISSING-CURSOR".to_string());
+            assert_eq!(missing, get_after_break, "GET sent after the break: {get_after_break}: {:?}", h.alarms());
+        }
     }
 
     #[test]

@@ -199,9 +199,11 @@ pub struct Session {
     /// by `Limits::max_event_ids_per_session`).
     pub event_ids: super::event_ids::EventIds,
     pub ids_issued: u64,
-    /// GET streams that ended, and POST streams that ended before their response: a later GET is a
-    /// reconnect.
-    pub streams_broken: u64,
+    /// When the first GET stream ended, or POST stream ended before its response: a GET sent after it
+    /// is a reconnect. A time, not a count at the GET's answer: a head that came late (read at the end
+    /// of its direction, `HttpAnomaly::UnfinishedHead`) must not make its GET a reconnect of a stream
+    /// that broke after the GET was sent.
+    pub first_break: Option<Timestamp>,
     /// A 2xx answered a request of this session.
     pub seen_ok: bool,
     /// Response ids delivered, with the frame and stream (0 for JSON bodies) that delivered them.
@@ -244,7 +246,7 @@ impl Session {
             error_since_last_post: false,
             event_ids: Default::default(),
             ids_issued: 0,
-            streams_broken: 0,
+            first_break: None,
             seen_ok: false,
             answered: WireMap::default(),
             outstanding: WireMap::default(),

@@ -470,11 +470,14 @@ pub enum HttpAnomaly {
     /// More outstanding HEAD/CONNECT requests than `Limits::max_pending_per_session`; the newest one's
     /// method is forgotten. Added by the http module.
     TooManyPending,
+    /// A response head whose header lines all arrived but not the empty line that ends them, when the
+    /// server's direction ended: read as it stands, its message interrupted (see `HttpConnection::end`).
+    UnfinishedHead,
 }
 
 impl HttpAnomaly {
     /// Number of variants (size of [`AnomalyCounts`]).
-    pub const COUNT: usize = 10;
+    pub const COUNT: usize = 11;
 
     /// Every variant, in declaration order.
     pub const ALL: [HttpAnomaly; HttpAnomaly::COUNT] = [
@@ -488,6 +491,7 @@ impl HttpAnomaly {
         HttpAnomaly::ContentLengthWithTransferEncoding,
         HttpAnomaly::BadTransferEncoding,
         HttpAnomaly::TooManyPending,
+        HttpAnomaly::UnfinishedHead,
     ];
 
     /// Stable snake_case name (the rule vocabulary).
@@ -503,6 +507,7 @@ impl HttpAnomaly {
             HttpAnomaly::ContentLengthWithTransferEncoding => "content_length_with_transfer_encoding",
             HttpAnomaly::BadTransferEncoding => "bad_transfer_encoding",
             HttpAnomaly::TooManyPending => "too_many_pending",
+            HttpAnomaly::UnfinishedHead => "unfinished_head",
         }
     }
 
@@ -518,6 +523,7 @@ impl HttpAnomaly {
             HttpAnomaly::ContentLengthWithTransferEncoding => 7,
             HttpAnomaly::BadTransferEncoding => 8,
             HttpAnomaly::TooManyPending => 9,
+            HttpAnomaly::UnfinishedHead => 10,
         }
     }
 }
@@ -728,6 +734,8 @@ struct Half {
     // ALLOC: an unfinished head carried to the next packet, bounded by limits::max_header_bytes (plus at
     // most head::PROBE_LEN bytes while deciding whether a message starts there).
     carry: Vec<u8>,
+    /// The packet that last added to `carry`: where an unfinished head's bytes were.
+    carry_at: (u64, Timestamp),
     /// A `Resync` anomaly was emitted and no head has parsed since (one anomaly per episode).
     resyncing: bool,
     /// Since this direction's last head, a gap already ended a message or took one (`ResponseLost`,
@@ -740,7 +748,14 @@ struct Half {
 
 impl Half {
     fn new() -> Self {
-        Half { state: HalfState::Head { check: Some(StartCheck::Lenient) }, carry: Vec::new(), resyncing: false, gap_accounted: false, last_target: Interned::default() }
+        Half {
+            state: HalfState::Head { check: Some(StartCheck::Lenient) },
+            carry: Vec::new(),
+            carry_at: (0, Timestamp::ZERO),
+            resyncing: false,
+            gap_accounted: false,
+            last_target: Interned::default(),
+        }
     }
 
     fn release_carry(&mut self) {
@@ -973,6 +988,26 @@ impl HttpConnection {
             Direction::ToClient => &mut self.resp,
         };
         let mut sink = Sink { out, stats: &mut self.stats, frame, ts, decoded: &mut self.decoded, switched: None };
+        // A response head whose every header line came, but not the empty line after them: Bun writes a
+        // streamed Response's head in two parts, the second with the first body byte, and its idle timeout
+        // closes a silent stream between them. The server did answer (status, content type and session
+        // id are on the wire; a client holds no response), so the head is read as it stands (RFC 9112
+        // §2.1: the empty line is the one thing missing) and its message ends interrupted.
+        let unfinished = dir == Direction::ToClient
+            && matches!(half.state, HalfState::Head { check: None })
+            && half.carry.starts_with(b"HTTP/")
+            && half.carry.ends_with(b"\r\n");
+        if unfinished {
+            // The head is where its bytes were, the end where the direction ended.
+            (sink.frame, sink.ts) = half.carry_at;
+            sink.anomaly(HttpAnomaly::UnfinishedHead);
+            feed_half(half, dir, &mut self.pairing, self.cfg, &mut sink, b"\r\n");
+            (sink.frame, sink.ts) = (frame, ts);
+            if let HalfState::Body(mut run) = std::mem::replace(&mut half.state, HalfState::Ended) {
+                run.content.finish(false, &mut sink);
+                sink.end(run.content.tx(), MessageEnd::Interrupted);
+            }
+        }
         match std::mem::replace(&mut half.state, HalfState::Ended) {
             HalfState::Head { .. } => {
                 if !half.carry.is_empty() {
@@ -1141,6 +1176,7 @@ fn head_bytes<'i, F: FnMut(HttpEvent<'_>)>(
         None => {
             // ALLOC: an unfinished head, bounded by limits::max_header_bytes (checked just above).
             half.carry.extend_from_slice(input);
+            half.carry_at = (sink.frame, sink.ts);
             (&[], false)
         }
     }
@@ -2204,6 +2240,36 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
         assert!(d.res(b"HTTP/1.1 200 OK\r\nContent-").is_empty());
         assert!(d.end(ToClient, EndReason::EndOfCapture).is_empty());
         assert_eq!(d.conn.stats().partial_heads_dropped, 1);
+    }
+
+    #[test]
+    fn conn_end_after_every_header_line_reads_the_head_where_it_came() {
+        // Bun: a streamed Response's status line and own headers go out first, the framing header and the
+        // empty line with the first body byte; its idle timeout closes a silent stream in between
+        // (samples/ecosystem/runtimes-bun-idle-cut.pcap, frame 45).
+        for reason in [EndReason::Fin, EndReason::Rst] {
+            let mut d = Drive::new();
+            d.req(b"POST /mcp HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
+            assert!(d.res(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nmcp-session-id: a\r\n").is_empty());
+            let head_frame = d.frame;
+            let got = d.end(ToClient, reason);
+            assert_eq!(got, vec![Ev::Anomaly(HttpAnomaly::UnfinishedHead), resp(0, 200), end(0, MessageEnd::Interrupted)], "{reason:?}");
+            let frames: Vec<u64> = d.events.iter().rev().take(2).map(|(_, f)| *f).collect();
+            assert_eq!(frames, [head_frame + 1, head_frame], "the end at the FIN, the head where its bytes were");
+            assert_eq!(d.conn.stats().partial_heads_dropped, 0);
+        }
+        // A line cut in the middle, or bytes that are no status line, stay a dropped partial head.
+        for partial in [&b"HTTP/1.1 200 OK\r\nContent-Type: text/ev"[..], b"HTTP/1.1 200 OK\r\n\r"] {
+            let mut d = Drive::new();
+            d.req(b"GET / HTTP/1.1\r\n\r\n");
+            d.res(partial);
+            assert!(d.end(ToClient, EndReason::Fin).is_empty(), "{partial:?}");
+            assert_eq!(d.conn.stats().partial_heads_dropped, 1);
+        }
+        // The client's direction keeps its rule: an unfinished request head is dropped.
+        let mut d = Drive::new();
+        d.req(b"GET / HTTP/1.1\r\nHost: a\r\n");
+        assert!(d.end(ToServer, EndReason::Fin).is_empty());
     }
 
     #[test]
