@@ -29,6 +29,42 @@ pub(super) fn notice_context(session_key: String, client: SocketAddr, server: So
     }
 }
 
+/// Where a per-server notice under construction was first seen, and the frames that prove it (the
+/// session stage's notices: bodies not decoded, protocol switches).
+#[derive(Debug)]
+pub(super) struct Seen {
+    first_ts: Timestamp,
+    client: SocketAddr,
+    host: String,
+    endpoint: String,
+    frames: Vec<u64>,
+}
+
+impl Seen {
+    pub(super) fn new(ts: Timestamp, client: SocketAddr, host: String, endpoint: String) -> Seen {
+        Seen { first_ts: ts, client, host, endpoint, frames: Vec::new() }
+    }
+
+    /// One more proving frame, the first [`crate::detect::MAX_FRAMES`] kept.
+    pub(super) fn frame(&mut self, frame: u64) {
+        if self.frames.len() < crate::detect::MAX_FRAMES {
+            self.frames.push(frame);
+        }
+    }
+
+    /// The notice's context, keyed by `session_key`, with its host and endpoint.
+    pub(super) fn context(self, session_key: String, server: SocketAddr) -> FactContext {
+        FactContext { host: self.host.into(), endpoint: self.endpoint.into(), ..notice_context(session_key, self.client, server, self.first_ts, self.frames) }
+    }
+}
+
+/// Adds `value` to the distinct values of a notice, unless it holds `max` already.
+pub(super) fn add_distinct(values: &mut Vec<String>, value: &str, max: usize) {
+    if values.len() < max && !values.iter().any(|v| v == value) {
+        values.push(value.to_string());
+    }
+}
+
 /// The fact of one notice.
 pub(super) fn fact(c: Coverage) -> Fact {
     let server = c.server.unwrap_or(NO_ADDR);

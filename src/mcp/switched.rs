@@ -6,7 +6,7 @@
 //! report, which says "seen and clean". One coverage notice per server and protocol at the end of the
 //! capture (`upgrade_unanalysed`, rule CAPTURE-UPGRADE-UNANALYSED), as for bodies not decoded.
 
-use super::coverage::notice_context;
+use super::coverage::{add_distinct, Seen};
 use crate::http::ResponseHead;
 
 use super::*;
@@ -24,11 +24,7 @@ struct Note {
     subprotocols: Vec<String>,
     connections: u64,
     mcp: bool,
-    first_ts: Timestamp,
-    client: SocketAddr,
-    host: String,
-    endpoint: String,
-    frames: Vec<u64>,
+    seen: Seen,
 }
 
 /// The notices, by server and protocol (sorted: the report order is deterministic).
@@ -68,31 +64,21 @@ impl McpTracker {
             subprotocols: Vec::new(),
             connections: 0,
             mcp: false,
-            first_ts: ts,
-            client,
-            host,
-            endpoint,
-            frames: Vec::new(),
+            seen: Seen::new(ts, client, host, endpoint),
         });
         note.connections += 1;
         note.mcp |= mcp;
-        if !sub.is_empty() && note.subprotocols.len() < MAX_SUBPROTOCOLS && !note.subprotocols.contains(&sub) {
-            note.subprotocols.push(sub);
+        if !sub.is_empty() {
+            add_distinct(&mut note.subprotocols, &sub, MAX_SUBPROTOCOLS);
         }
-        if note.frames.len() < crate::detect::MAX_FRAMES {
-            note.frames.push(frame);
-        }
+        note.seen.frame(frame);
     }
 
     /// End of capture: one `upgrade_unanalysed` fact per server and protocol.
     pub(super) fn finish_switched<F: FnMut(Fact)>(&mut self, out: &mut F) {
         for ((server, protocol), n) in std::mem::take(&mut self.switched.by) {
             out(Fact {
-                ctx: FactContext {
-                    host: n.host.into(),
-                    endpoint: n.endpoint.into(),
-                    ..notice_context(format!("{server} upgrade {protocol}"), n.client, server, n.first_ts, n.frames)
-                },
+                ctx: n.seen.context(format!("{server} upgrade {protocol}"), server),
                 kind: FactKind::UpgradeUnanalysed(facts::UpgradeUnanalysed {
                     protocol: protocol.into(),
                     subprotocol: n.subprotocols.join("; ").into(),

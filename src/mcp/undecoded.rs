@@ -5,7 +5,7 @@
 //! the capture (`body_undecoded`, rule CAPTURE-BODY-UNDECODED), as the TLS layer does for dark TLS.
 //! Any HTTP body counts, MCP or not: an undecodable body may be the only MCP evidence there was.
 
-use super::coverage::notice_context;
+use super::coverage::{add_distinct, Seen};
 use crate::http::coding::Undecoded;
 
 use super::*;
@@ -19,11 +19,7 @@ struct Note {
     encodings: Vec<String>,
     bodies: u64,
     requests: u64,
-    first_ts: Timestamp,
-    client: SocketAddr,
-    host: String,
-    endpoint: String,
-    frames: Vec<u64>,
+    seen: Seen,
 }
 
 /// The notices, by server and reason (sorted: the report order is deterministic).
@@ -50,32 +46,19 @@ impl McpTracker {
             encodings: Vec::new(),
             bodies: 0,
             requests: 0,
-            first_ts: ts,
-            client,
-            host,
-            endpoint,
-            frames: Vec::new(),
+            seen: Seen::new(ts, client, host, endpoint),
         });
         note.bodies += 1;
         note.requests += u64::from(request);
-        if note.encodings.len() < MAX_ENCODINGS && !note.encodings.iter().any(|e| e == coding) {
-            note.encodings.push(coding.to_string());
-        }
-        if note.frames.len() < crate::detect::MAX_FRAMES {
-            note.frames.push(frame);
-        }
+        add_distinct(&mut note.encodings, coding, MAX_ENCODINGS);
+        note.seen.frame(frame);
     }
 
     /// End of capture: one `body_undecoded` fact per server and reason.
     pub(super) fn finish_undecoded<F: FnMut(Fact)>(&mut self, out: &mut F) {
         for ((server, reason), n) in std::mem::take(&mut self.undecoded.by) {
             out(Fact {
-                ctx: FactContext {
-                    host: n.host.into(),
-                    endpoint: n.endpoint.into(),
-                    crosses_gap: reason == Undecoded::Gap,
-                    ..notice_context(format!("{server} body {}", reason.as_str()), n.client, server, n.first_ts, n.frames)
-                },
+                ctx: FactContext { crosses_gap: reason == Undecoded::Gap, ..n.seen.context(format!("{server} body {}", reason.as_str()), server) },
                 kind: FactKind::BodyUndecoded(facts::BodyUndecoded {
                     encoding: (n.encodings.join("; ")).into(),
                     reason: reason.as_str().into(),
