@@ -16,7 +16,8 @@
 //! half and what it says of session and era), `response` (status lines, JSON replies, the end of a
 //! response), `events` (SSE events and resumption), `session` (sessions and their table), `stream` and
 //! `cursor` (one stream's event ids), `timers` (the queue of due checks), `record` (per-session history
-//! for the reports).
+//! for the reports), and the coverage notices: `coverage` (the layers' and their common parts),
+//! `undecoded` (bodies not decoded), `switched` (protocol switches not analysed).
 
 mod answers;
 pub mod cursor;
@@ -32,8 +33,8 @@ pub mod session;
 mod sites;
 mod slots;
 pub mod stream;
-mod timers;
 mod switched;
+mod timers;
 mod undecoded;
 
 use std::collections::{BTreeMap, VecDeque};
