@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use super::record::{Answer, Asked};
-use super::request::legacy_param;
+use super::request::{announced_param, legacy_param};
 use super::response::{reply_delivered, Delivered};
 use super::stream::StreamTrack;
 use super::*;
@@ -43,7 +43,20 @@ impl McpTracker {
             let in_streamable = resp.kind == RespKind::Post
                 || resp.session.as_ref().is_some_and(|k| matches!(k.ident, SessionIdent::McpSessionId(_)));
             let text = event.data_text();
-            let param = legacy_param(text.trim()).filter(|_| !in_streamable);
+            let announced = text.trim();
+            let param = match legacy_param(announced) {
+                _ if in_streamable => None,
+                Some(p) => Some(p),
+                // A name of the server's own (zeromcp's `session`): its POSTs are keyed by it from now on.
+                None => announced_param(announced).map(|(name, value)| {
+                    let names = &mut self.servers.get_or_default(server).legacy_names;
+                    if names.len() < MAX_LEGACY_NAMES && !names.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+                        // ALLOC: a learned parameter name, at most MAX_LEGACY_NAMES per server
+                        names.push(name.into());
+                    }
+                    value
+                }),
+            };
             // What keyed the stream before this event: nothing, or (a GET with an MCP header) a session-less
             // placeholder that joins the session named here.
             let before = resp.session.clone();

@@ -281,7 +281,13 @@ struct ServerState {
     /// gaps are in `gaps`), and the messages lost.
     cut_connections: u64,
     cut_messages: u64,
+    /// Names of the HTTP+SSE session parameter its `endpoint` events taught, beside the usual ones (at
+    /// most [`MAX_LEGACY_NAMES`]).
+    legacy_names: Vec<Box<str>>,
 }
+
+/// Session parameter names learned per server, at most.
+const MAX_LEGACY_NAMES: usize = 4;
 
 /// The `initialize` negotiations of the capture, to judge one against the server's other answers and the
 /// client's earlier ones (MCP-VERSION-DOWNGRADE). Versions are dates: string order is version order.
@@ -635,8 +641,12 @@ impl McpTracker {
                         self.stats.pending_cap_hits += 1;
                     }
                 }
+                let mut req = Req::from_head(head, frame, ts, &mut view.names);
+                if let Some(names) = self.servers.get(&view.server).map(|st| &st.legacy_names).filter(|n| !n.is_empty()) {
+                    req.learn_legacy(names);
+                }
                 // ALLOC: one transaction per outstanding request, bounded by limits::max_pending_per_session
-                view.txs.push_back(Tx::new(Some(tx), Some(Box::new(Req::from_head(head, frame, ts, &mut view.names)))));
+                view.txs.push_back(Tx::new(Some(tx), Some(Box::new(req))));
                 self.client_mut(client.0, client.1).last_request = ts;
             }
             HttpEvent::RequestEnd { tx, ts, .. } => self.request_end(conn, Some(tx), ts, out),

@@ -63,6 +63,9 @@ pub(super) struct Req {
     pub(super) checked: bool,
     /// The body had bytes and no JSON-RPC message (not JSON, or JSON of something else).
     not_jsonrpc: bool,
+    /// Where in the target the HTTP+SSE session parameter's value is, under a name the server's
+    /// `endpoint` event taught (`learn_legacy`).
+    learned: Option<(u32, u32)>,
 }
 
 impl Req {
@@ -71,7 +74,21 @@ impl Req {
     pub(super) fn from_head(head: RequestHead, frame: u64, ts: Timestamp, names: &mut Names) -> Req {
         let host = names.host.intern(head.headers.get("host").unwrap_or(""));
         let sid = head.headers.get("mcp-session-id").map(|s| names.sid.intern(s));
-        Req { head, h2_stream: None, frame, ts, messages: None, host, sid, first: Method::default(), key: None, declares: None, checked: false, not_jsonrpc: false }
+        Req {
+            head,
+            h2_stream: None,
+            frame,
+            ts,
+            messages: None,
+            host,
+            sid,
+            first: Method::default(),
+            key: None,
+            declares: None,
+            checked: false,
+            not_jsonrpc: false,
+            learned: None,
+        }
     }
 
     /// The HTTP method.
@@ -150,9 +167,27 @@ impl Req {
     }
 
     /// The HTTP+SSE session parameter of the POST URL (`?sessionId=` TypeScript, `?session_id=` Python,
-    /// `?sessionid=` Go; the name in any case).
+    /// `?sessionid=` Go; the name in any case), or one under a name the server taught (`learn_legacy`).
     pub(super) fn legacy_param(&self) -> Option<&str> {
-        legacy_param(&self.head.target)
+        legacy_param(&self.head.target).or_else(|| {
+            let (a, b) = self.learned?;
+            self.head.target.get(a as usize..b as usize)
+        })
+    }
+
+    /// The server's `endpoint` events named its session parameter `names` (zeromcp: `?session=`): a
+    /// target carrying one of them keys an HTTP+SSE session as the usual names do.
+    pub(super) fn learn_legacy(&mut self, names: &[Box<str>]) {
+        if legacy_param(&self.head.target).is_some() {
+            return;
+        }
+        let target: &str = &self.head.target;
+        let Some(value) = query_param(target, |k| names.iter().any(|n| n.eq_ignore_ascii_case(k))) else { return };
+        // The value is a slice of the target: its offset is where it starts.
+        let start = (value.as_ptr() as usize).saturating_sub(target.as_ptr() as usize);
+        if let (Ok(a), Ok(b)) = (u32::try_from(start), u32::try_from(start + value.len())) {
+            self.learned = Some((a, b));
+        }
     }
 
     /// The body's JSON-RPC, as the connection's JSON-RPC stage decoded it; the first word stands.
@@ -378,12 +413,27 @@ pub(super) fn origin_form(target: &str) -> &str {
 }
 
 pub(super) fn legacy_param(target: &str) -> Option<&str> {
+    query_param(target, |k| k.eq_ignore_ascii_case("sessionid") || k.eq_ignore_ascii_case("session_id"))
+}
+
+/// The value of the first query parameter of `target` whose name `is_name` accepts.
+fn query_param(target: &str, is_name: impl Fn(&str) -> bool) -> Option<&str> {
     // Found byte by byte: most targets have no query, and a `str` search for a `char` costs more on them.
     let query = target.get(target.bytes().position(|b| b == b'?')? + 1..)?;
     query.split('&').find_map(|kv| {
         let (k, v) = kv.split_once('=')?;
-        (k.eq_ignore_ascii_case("sessionid") || k.eq_ignore_ascii_case("session_id")).then_some(v)
+        is_name(k).then_some(v)
     })
+}
+
+/// The session parameter of an `endpoint` event's URL that no usual name carries: its one query
+/// parameter with a value (zeromcp announces `/sse?session=…`), as (name, value). A URL with several is
+/// not guessed at.
+pub(super) fn announced_param(url: &str) -> Option<(&str, &str)> {
+    let query = url.get(url.bytes().position(|b| b == b'?')? + 1..)?;
+    let mut pairs = query.split('&').filter_map(|kv| kv.split_once('=')).filter(|(k, v)| !k.is_empty() && !v.is_empty());
+    let one = pairs.next()?;
+    pairs.next().is_none().then_some(one)
 }
 
 /// 2026-07-28 header expectations of one request: (what, header value, expected value).

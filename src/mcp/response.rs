@@ -1062,6 +1062,31 @@ mod tests {
         assert!(run("/sse").contains(&"MCP-LEGACY-POST-ACCEPTED".to_string()));
     }
 
+    #[test]
+    fn a_session_parameter_the_endpoint_event_names_keys_the_posts() {
+        // zeromcp announces `/sse?session=...` (samples/ecosystem/pyservers2-zero-sse-py.pcap): no usual
+        // name, so the announced URL's one parameter is the session's, for that server's POSTs.
+        let run = |announced: &str, target: &str| {
+            let mut h = Harness::recording();
+            let c = h.connect("10.0.0.1:40000");
+            let g = h.legacy_stream(c, announced);
+            let c2 = h.connect("10.0.0.1:40001");
+            let tx = h.request(c2, "POST", target, &[], &initialize(0, "2025-11-25"));
+            h.reply(c2, tx, 202, &[], "Accepted");
+            h.event(c, g, None, &initialized(0, "2024-11-05"));
+            h.finish();
+            let fired = h.fired();
+            let sessions: Vec<(String, String)> = h.records().iter().map(|r| (r.session_id.to_string(), r.era.as_str().to_string())).collect();
+            (fired, sessions)
+        };
+        let (fired, sessions) = run("/sse?session=Z3", "/sse?session=Z3");
+        assert_eq!(sessions, [("Z3".to_string(), "http+sse-2024-11-05".to_string())]);
+        assert!(!fired.contains(&"MCP-LEGACY-POST-ACCEPTED".to_string()), "{fired:?}");
+        // An endpoint with several parameters is not guessed at: the POST keys no HTTP+SSE session.
+        let (_, sessions) = run("/sse?session=Z3&x=1", "/sse?session=Z3&x=1");
+        assert_eq!(sessions, [("-".to_string(), "streamable-2025".to_string())]);
+    }
+
     /// One address, several sites by `Host` (an ingress's virtual hosts, a forward proxy's origins): what a
     /// path serves is the site's (`samples/ecosystem/vhosts-*.pcap`).
     const MCP_SITE: &str = "Host: mcp.example.test";
