@@ -44,18 +44,19 @@ impl McpTracker {
                 || resp.session.as_ref().is_some_and(|k| matches!(k.ident, SessionIdent::McpSessionId(_)));
             let text = event.data_text();
             let announced = text.trim();
-            let param = match legacy_param(announced) {
-                _ if in_streamable => None,
-                Some(p) => Some(p),
-                // A name of the server's own (zeromcp's `session`): its POSTs are keyed by it from now on.
-                None => announced_param(announced).map(|(name, value)| {
+            let param = if in_streamable {
+                None
+            } else {
+                // Else a name of the server's own (zeromcp's `session`): its POSTs are keyed by it from now on.
+                legacy_param(announced).or_else(|| {
+                    let (name, value) = announced_param(announced)?;
                     let names = &mut self.servers.get_or_default(server).legacy_names;
                     if names.len() < MAX_LEGACY_NAMES && !names.iter().any(|n| n.eq_ignore_ascii_case(name)) {
                         // ALLOC: a learned parameter name, at most MAX_LEGACY_NAMES per server
                         names.push(name.into());
                     }
-                    value
-                }),
+                    Some(value)
+                })
             };
             // What keyed the stream before this event: nothing, or (a GET with an MCP header) a session-less
             // placeholder that joins the session named here.

@@ -416,22 +416,23 @@ pub(super) fn legacy_param(target: &str) -> Option<&str> {
     query_param(target, |k| k.eq_ignore_ascii_case("sessionid") || k.eq_ignore_ascii_case("session_id"))
 }
 
+/// The `name=value` pairs of a target's query, in order (none without a query).
+fn query_pairs(target: &str) -> impl Iterator<Item = (&str, &str)> {
+    // Found byte by byte: most targets have no query, and a `str` search for a `char` costs more on them.
+    let query = target.bytes().position(|b| b == b'?').and_then(|q| target.get(q + 1..)).unwrap_or("");
+    query.split('&').filter_map(|kv| kv.split_once('='))
+}
+
 /// The value of the first query parameter of `target` whose name `is_name` accepts.
 fn query_param(target: &str, is_name: impl Fn(&str) -> bool) -> Option<&str> {
-    // Found byte by byte: most targets have no query, and a `str` search for a `char` costs more on them.
-    let query = target.get(target.bytes().position(|b| b == b'?')? + 1..)?;
-    query.split('&').find_map(|kv| {
-        let (k, v) = kv.split_once('=')?;
-        is_name(k).then_some(v)
-    })
+    query_pairs(target).find_map(|(k, v)| is_name(k).then_some(v))
 }
 
 /// The session parameter of an `endpoint` event's URL that no usual name carries: its one query
 /// parameter with a value (zeromcp announces `/sse?session=…`), as (name, value). A URL with several is
 /// not guessed at.
 pub(super) fn announced_param(url: &str) -> Option<(&str, &str)> {
-    let query = url.get(url.bytes().position(|b| b == b'?')? + 1..)?;
-    let mut pairs = query.split('&').filter_map(|kv| kv.split_once('=')).filter(|(k, v)| !k.is_empty() && !v.is_empty());
+    let mut pairs = query_pairs(url).filter(|(k, v)| !k.is_empty() && !v.is_empty());
     let one = pairs.next()?;
     pairs.next().is_none().then_some(one)
 }

@@ -15,7 +15,7 @@ use super::*;
 /// without bound; past it, later servers' switches are counted in the summary only.
 const MAX_NOTES: usize = 1024;
 
-/// Distinct subprotocols kept per notice, and the length of a protocol or subprotocol name kept.
+/// Distinct subprotocols kept per notice, and the characters of a protocol or subprotocol name kept.
 const MAX_SUBPROTOCOLS: usize = 4;
 const MAX_NAME: usize = 64;
 
@@ -35,11 +35,9 @@ pub(super) struct SwitchedNotes {
 }
 
 /// A name from the wire as the notice keeps it: trimmed, lower-cased (both are case-insensitive tokens:
-/// RFC 9110 §7.8, RFC 6455 §4.1), at most [`MAX_NAME`] bytes.
+/// RFC 9110 §7.8, RFC 6455 §4.1), at most [`MAX_NAME`] characters, as the layers clip what they quote.
 fn name(v: &str) -> String {
-    let v = v.trim();
-    let end = (0..=v.len().min(MAX_NAME)).rev().find(|&i| v.is_char_boundary(i)).unwrap_or(0);
-    v.get(..end).unwrap_or_default().to_ascii_lowercase()
+    v.trim().chars().take(MAX_NAME).map(|c| c.to_ascii_lowercase()).collect()
 }
 
 impl McpTracker {

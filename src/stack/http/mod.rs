@@ -1003,10 +1003,6 @@ impl HttpConnection {
             sink.anomaly(HttpAnomaly::UnfinishedHead);
             feed_half(half, dir, &mut self.pairing, self.cfg, &mut sink, b"\r\n");
             (sink.frame, sink.ts) = (frame, ts);
-            if let HalfState::Body(mut run) = std::mem::replace(&mut half.state, HalfState::Ended) {
-                run.content.finish(false, &mut sink);
-                sink.end(run.content.tx(), MessageEnd::Interrupted);
-            }
         }
         match std::mem::replace(&mut half.state, HalfState::Ended) {
             HalfState::Head { .. } => {
@@ -1016,8 +1012,8 @@ impl HttpConnection {
             }
             HalfState::Body(mut run) => {
                 // RFC 9112 §6.3 rule 8: a close-delimited body is complete when the server closes (FIN).
-                // Anything else ending mid-body was cut short.
-                let end = if run.decoder.is_close_delimited() && reason == EndReason::Fin {
+                // Anything else ending mid-body was cut short, and so is the body of an unfinished head.
+                let end = if run.decoder.is_close_delimited() && reason == EndReason::Fin && !unfinished {
                     MessageEnd::ClosedByFin
                 } else {
                     MessageEnd::Interrupted
