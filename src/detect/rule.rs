@@ -582,7 +582,7 @@ mod tests {
                                 ("from", _) => FieldValue::Str("application/json".into()),
                                 ("era", _) => FieldValue::Str("streamable-2025".into()),
                                 ("json_before", _) => FieldValue::Int(2),
-                                ("has_session_id", _) => FieldValue::Bool(true),
+                                ("has_session_id" | "single_message", _) => FieldValue::Bool(true),
                                 ("capture_loss", _) => FieldValue::Bool(capture_loss),
                                 ("cursor", _) => match cursor {
                                     Some(c) => FieldValue::Str(c.into()),

@@ -232,9 +232,13 @@ impl McpTracker {
     }
 }
 
-/// Completes a pending shift with the stream's state at the judging moment. A per-request streaming reply
-/// says nothing of the session's transport: the session's previous POST reply stays the one the next
-/// reply is compared with, so a later single-message SSE reply after JSON replies is still judged.
+/// Completes a pending shift with the stream's state at the judging moment. A per-request streaming reply,
+/// or one whose ids a client can resume from, leaves the session's transport as it was: the last JSON reply
+/// stays the one the next reply is compared with, so a later single-message SSE reply without a usable
+/// cursor is still judged against it (INCIDENTS.md MCP-SSE-DOWNGRADE: "after at least one JSON POST
+/// response", "no 4xx/5xx since the last JSON reply"; the Java SDK repeats one id on every reply). One
+/// without either is the session's new transport: the replies after it are not judged again until a JSON
+/// reply comes back (one incident per downgrade).
 pub(super) fn judge(s: &mut Session, mut p: PendingShift, st: &StreamTrack, frame: u64, at_end: bool, capture_loss: bool) -> Fact {
     p.fact.capture_loss = capture_loss;
     p.fact.cursor = st.cursor.as_str().to_string().into();
@@ -243,8 +247,11 @@ pub(super) fn judge(s: &mut Session, mut p: PendingShift, st: &StreamTrack, fram
     p.fact.judged_at_end = at_end;
     p.fact.server_messages = st.server_messages as i64;
     p.fact.single_message = st.server_messages == 0 && st.replied;
-    if st.server_messages > 0 && s.last_post.as_ref().is_some_and(|l| l.frame == p.fact.frame as u64) {
+    let keeps_baseline = st.server_messages > 0 || (st.cursor.is_usable() && !capture_loss);
+    if keeps_baseline && s.last_post.as_ref().is_some_and(|l| l.frame == p.fact.frame as u64) {
         s.last_post = Some(p.prev.clone());
+        // An error between the JSON reply and this one is still between it and the next.
+        s.error_since_last_post |= p.fact.error_between;
     }
     if !p.ctx.frames.contains(&frame) {
         p.ctx.frames.push(frame);
@@ -388,6 +395,64 @@ mod tests {
     }
 
     #[test]
+    fn an_sse_reply_after_the_json_initialize_alone_is_judged() {
+        // The Ruby SDK answers `initialize` with JSON (minting the session id) and every later request with
+        // one SSE event and no id (samples/ecosystem/othersdks-rb-py.pcap): the initialize carried no id,
+        // the requests after it carry the one it minted, and that is no change of session id.
+        let mut h = Harness::new();
+        let c = json_session(&mut h, 0);
+        sse_reply(&mut h, c, 1, false, &[]);
+        sse_reply(&mut h, c, 2, false, &[]);
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-SSE-DOWNGRADE"]);
+        let shifts = h.facts_of("response_shift");
+        assert_eq!(shifts.len(), 1, "one downgrade, judged once: {shifts:?}");
+        assert!(matches!(&shifts[0].kind, FactKind::ResponseShift(s) if !s.session_id_changed && s.json_before == 1));
+    }
+
+    #[test]
+    fn a_later_single_message_reply_repeating_an_id_is_the_downgrade() {
+        // The Java SDK writes the session id as the id of every reply's event (samples/ecosystem/javasdk-
+        // streamable-py.pcap): the first SSE reply after JSON holds a usable cursor (a shift), the next
+        // repeats it, and the client holds none: judged against the last JSON reply still.
+        let mut h = Harness::new();
+        let c = json_session(&mut h, 0);
+        sse_reply(&mut h, c, 1, false, &["aaaa"]);
+        sse_reply(&mut h, c, 2, false, &["aaaa"]);
+        sse_reply(&mut h, c, 3, false, &["aaaa"]);
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-EVENT-ID-REUSE", "MCP-SSE-DOWNGRADE"]);
+        assert!(h.fired().contains(&"MCP-SSE-SHIFT".to_string()), "{:?}", h.fired());
+        let cursors: Vec<String> = h
+            .facts_of("response_shift")
+            .iter()
+            .filter_map(|f| match &f.kind {
+                FactKind::ResponseShift(s) => Some(s.cursor.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(cursors, ["unordered-unique", "regressing"], "the third reply comes after the downgrade");
+    }
+
+    #[test]
+    fn an_error_before_a_resumable_reply_still_excuses_the_next_one() {
+        // No 4xx/5xx "since the last JSON reply": a 503 before a reply with a usable cursor is still
+        // between the JSON reply and the single-message one after it.
+        for error in [false, true] {
+            let mut h = Harness::new();
+            let c = json_session(&mut h, 1);
+            if error {
+                let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream"], "");
+                h.reply(c, g, 503, &[], "");
+            }
+            sse_reply(&mut h, c, 4, false, &["10"]);
+            sse_reply(&mut h, c, 5, false, &[]);
+            h.finish();
+            assert_eq!(h.alarms().contains(&"MCP-SSE-DOWNGRADE".to_string()), !error, "error {error}: {:?}", h.alarms());
+        }
+    }
+
+    #[test]
     fn downgrade_needs_a_session_id() {
         // A server that mints no session id: nothing to resume, nothing to downgrade.
         let mut h = Harness::new();
@@ -415,7 +480,9 @@ mod tests {
         assert_eq!(h.alarms(), vec!["MCP-EVENT-ID-REGRESSION"]);
         sse_reply(&mut h, c, 3, false, &["5"]);
         h.finish();
-        assert_eq!(h.alarms(), vec!["MCP-EVENT-ID-REGRESSION", "MCP-EVENT-ID-REUSE"]);
+        // The single-message reply repeating id 5, after the JSON `initialize` and per-request streaming
+        // only, is also the downgrade (its cursor regresses).
+        assert_eq!(h.alarms(), vec!["MCP-EVENT-ID-REGRESSION", "MCP-EVENT-ID-REUSE", "MCP-SSE-DOWNGRADE"]);
     }
 
     #[test]

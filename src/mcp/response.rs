@@ -126,7 +126,14 @@ impl McpTracker {
         }
         // A session id on an error answer keys nothing: some servers stamp a fresh id on every 400 to a
         // request without one (the Python SDK on a session-less GET), and no session follows it.
-        let minted_sid = resp_sid.as_deref().filter(|_| head.status < 400);
+        // Nor does one on the reply to a GET that named no session, which no handshake answers: tmcp's HTTP+SSE
+        // stream carries its `endpoint` event's session parameter so, and that event keys the session. On a
+        // POST to the message URL that event announced, the same id names the session its parameter keys.
+        let minted_sid = resp_sid
+            .as_deref()
+            .filter(|_| head.status < 400)
+            .filter(|_| resp.kind != RespKind::Get)
+            .filter(|sid| info.legacy.as_deref() != Some(*sid));
         let key = self.session_for(client, server, &info, minted_sid, ts);
         if req_sid.is_none() && minted_sid.is_some() && !initialize {
             self.probe_keyed_by_its_answer(client, server, &info, &key, &snapshot_ids);
@@ -292,6 +299,13 @@ impl McpTracker {
                     BodyType::Json => s.post_json += 1,
                     BodyType::Sse => s.post_sse += 1,
                 }
+                // The session id in force after this reply: the request's, or the one this reply mints (an
+                // `initialize` carries none; the next request carrying the minted one is no change of id).
+                let in_force = match (&req_sid, minted_sid) {
+                    (Some(sid), _) => Some(Arc::clone(sid)),
+                    (None, Some(minted)) => Some(Arc::from(minted)),
+                    (None, None) => None,
+                };
                 // Updated in place: its strings are copied only when they change.
                 match &mut s.last_post {
                     Some(last) => {
@@ -299,11 +313,11 @@ impl McpTracker {
                         if last.server_hdr != *server_hdr {
                             last.server_hdr = server_hdr.into_owned();
                         }
-                        if last.session_id != req_sid {
-                            last.session_id.clone_from(&req_sid);
+                        if last.session_id != in_force {
+                            last.session_id = in_force;
                         }
                     }
-                    None => s.last_post = Some(LastPost { body, frame, server_hdr: server_hdr.into_owned(), session_id: req_sid.clone() }),
+                    None => s.last_post = Some(LastPost { body, frame, server_hdr: server_hdr.into_owned(), session_id: in_force }),
                 }
                 s.error_since_last_post = false;
                 if let Some(p) = shift {
@@ -1085,6 +1099,38 @@ mod tests {
         // An endpoint with several parameters is not guessed at: the POST keys no HTTP+SSE session.
         let (_, sessions) = run("/sse?session=Z3&x=1", "/sse?session=Z3&x=1");
         assert_eq!(sessions, [("-".to_string(), "streamable-2025".to_string())]);
+    }
+
+    #[test]
+    fn an_id_stamped_on_an_http_sse_stream_and_its_posts_is_the_endpoint_events_session() {
+        // tmcp's HTTP+SSE transport (samples/ecosystem/jsservers5-tmcp-sse.pcap) puts the session parameter
+        // in an `Mcp-Session-Id` header too, on the stream's reply and on every 202: one HTTP+SSE session,
+        // no endpoint "in a Streamable HTTP session".
+        let run = |stream_names_it: bool| {
+            let mut h = Harness::recording();
+            let c = h.connect("10.0.0.1:40000");
+            let asks = if stream_names_it { vec!["Accept: text/event-stream", "Mcp-Session-Id: abc"] } else { vec!["Accept: text/event-stream"] };
+            let g = h.request(c, "GET", "/sse", &asks, "");
+            h.sse(c, g, &["Mcp-Session-Id: abc"]);
+            h.event_named(c, g, Some("endpoint"), None, "/message?session_id=abc");
+            let c2 = h.connect("10.0.0.1:40001");
+            for (id, body) in [(0, initialize(0, "2025-06-18")), (1, tool_call(1))] {
+                let tx = h.request(c2, "POST", "/message?session_id=abc", &["Content-Type: application/json"], &body);
+                h.reply(c2, tx, 202, &["Mcp-Session-Id: abc"], "");
+                h.event(c, g, None, &if id == 0 { initialized(0, "2025-06-18") } else { tool_result(1) });
+            }
+            h.finish();
+            let sessions: Vec<(String, String, Option<String>)> =
+                h.records().iter().map(|r| (r.session_id.to_string(), r.era.as_str().to_string(), r.version.as_deref().map(str::to_string))).collect();
+            (h.fired(), sessions)
+        };
+        let (fired, sessions) = run(false);
+        // One session, its handshake included (the initialize's answer on the stream gives its version).
+        assert_eq!(sessions, [("abc".to_string(), "http+sse-2024-11-05".to_string(), Some("2025-06-18".to_string()))]);
+        assert!(fired.is_empty(), "{fired:?}");
+        // A GET that names a session is that session's: an endpoint event there is one inside it.
+        let (fired, _) = run(true);
+        assert!(fired.contains(&"MCP-LEGACY-POST-ACCEPTED".to_string()), "{fired:?}");
     }
 
     /// One address, several sites by `Host` (an ingress's virtual hosts, a forward proxy's origins): what a
