@@ -386,6 +386,9 @@ facts! {
         /// The server needs no session id: it answered this client's `initialize` on the endpoint
         /// without minting one, and the GET follows that handshake.
         session_optional: Bool,
+        /// Another GET of the session asking for the stream is in flight (its stream open, or its head not
+        /// come yet): a 409 refuses a second standalone stream, as the SDKs do.
+        other_stream_open: Bool,
         /// The body: `jsonrpc`, `json`, `html`, `text`, `empty`, or `stream` for an SSE response.
         body: Str,
         /// Error message or first body line (120 characters), or `""`.

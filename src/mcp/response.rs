@@ -383,6 +383,18 @@ impl McpTracker {
         }
     }
 
+    /// Whether a GET of session `sid` asking for the stream is in flight on any connection (`view`'s is out
+    /// of the table while its transaction ends): sent, and its stream open or its head not come yet.
+    fn get_stream_in_flight(&self, view: &ConnView, sid: &str) -> bool {
+        let open = |v: &ConnView| {
+            v.txs.iter().any(|t| {
+                t.req.as_deref().is_some_and(|r| r.method() == "GET" && r.session_id() == Some(sid) && r.asks_stream())
+                    && t.resp.as_ref().is_none_or(|r| r.status < 300)
+            })
+        };
+        open(view) || self.conns.values().any(open)
+    }
+
     pub(super) fn finish_response<F: FnMut(Fact)>(&mut self, view: &ConnView, tx: &mut Tx, ts: Timestamp, end: MessageEnd, out: &mut F) {
         let (client, server) = (view.client, view.server);
         let path: Arc<str> = tx.req.as_deref().map_or_else(|| "".into(), Req::endpoint);
@@ -400,6 +412,7 @@ impl McpTracker {
         let req_sid = req.and_then(Req::session_id);
         let Some(resp) = tx.resp.as_mut() else { return };
         let Some(key) = resp.session.clone() else { return };
+        let other_stream_open = resp.get_on_mcp && resp.status == 409 && req_sid.is_some_and(|sid| self.get_stream_in_flight(view, sid));
         let Some(s) = self.sessions.get_mut(&key) else { return };
         s.last_seen = s.last_seen.max(ts);
         let ctx = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
@@ -513,6 +526,7 @@ impl McpTracker {
                     // A session keyed by a handshake exists only when the server answered `initialize`
                     // without minting an id: that server needs none.
                     session_optional: matches!(s.key.ident, SessionIdent::Anonymous { handshake, .. } if handshake > 0) && s.version.is_some(),
+                    other_stream_open,
                     body: kind.into(),
                     message: message.clone().into(),
                 }),
@@ -1099,6 +1113,29 @@ mod tests {
         // An endpoint with several parameters is not guessed at: the POST keys no HTTP+SSE session.
         let (_, sessions) = run("/sse?session=Z3&x=1", "/sse?session=Z3&x=1");
         assert_eq!(sessions, [("-".to_string(), "streamable-2025".to_string())]);
+    }
+
+    #[test]
+    fn a_409_to_a_get_refuses_a_second_stream_only_while_the_first_is_in_flight() {
+        // The SDKs refuse a second standalone stream with 409; the Ruby SDK 1.3 refuses every reconnect so
+        // after WEBrick closed the only one (samples/ecosystem/othersdks-rb-restart-py.pcap).
+        let get = |h: &mut Harness, c| h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream"], "");
+        for (first, open) in [("head pending", true), ("stream open", true), ("stream ended", false)] {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let c1 = h.connect("10.0.0.1:40001");
+            let g1 = get(&mut h, c1);
+            if first != "head pending" {
+                h.sse(c1, g1, &[]);
+            }
+            if first == "stream ended" {
+                h.close_stream(c1, g1, Direction::ToClient, EndReason::Fin);
+            }
+            let g2 = get(&mut h, c);
+            h.reply(c, g2, 409, &["Content-Type: text/plain"], "Conflict: Only one SSE stream is allowed per session");
+            h.finish();
+            assert_eq!(h.alarms().contains(&"MCP-GET-MISBEHAVIOR".to_string()), !open, "{first}: {:?}", h.alarms());
+        }
     }
 
     #[test]
