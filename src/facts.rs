@@ -381,7 +381,8 @@ facts! {
         content_type: Str,
         has_session_id: Bool,
         /// The server no longer knows the GET's session: the body says so, or a POST of the session was
-        /// answered 404 (the specification's answer to an unknown session is 404).
+        /// answered 404 (the specification's answer to an unknown session is 404), before the GET's answer
+        /// or as the next answer to a POST after it (a 404 that does not say why waits for that answer).
         session_unknown: Bool,
         /// The server needs no session id: it answered this client's `initialize` on the endpoint
         /// without minting one, and the GET follows that handshake.

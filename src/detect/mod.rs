@@ -234,6 +234,9 @@ impl Incidents {
         if let Some(&i) = self.index.get(&key) {
             if let Some(row) = self.rows.get_mut(i) {
                 row.count += 1;
+                // A fact may come after a later one of its row: a GET's answer is held until the session's
+                // next POST answer says what it meant (`mcp/response.rs`).
+                row.first_seen = row.first_seen.min(fact.ctx.ts);
                 row.last_seen = row.last_seen.max(fact.ctx.ts);
                 for f in &fact.ctx.frames {
                     if row.frames.len() < MAX_FRAMES && !row.frames.contains(f) {
@@ -377,6 +380,24 @@ mod tests {
         inc.raise(rule, &shift(true, "a"));
         let e = &inc.get(clean).unwrap().evidence;
         assert!(e.ends_with(CROSSES_GAP) && e.matches(CROSSES_GAP).count() == 1, "{e}");
+    }
+
+    #[test]
+    fn a_row_spans_its_facts_whatever_order_they_come_in() {
+        // A GET's answer held until the session's next POST answer comes after later facts of its row.
+        let set = RuleSet::builtin().unwrap();
+        let rule = set.rules().iter().find(|r| r.id == "MCP-SSE-DOWNGRADE").unwrap();
+        let mut inc = Incidents::default();
+        let at = |secs: i64| {
+            let mut f = shift(false, "a");
+            f.ctx.ts = crate::time::Timestamp::from_secs_micros(secs, 0);
+            f
+        };
+        let Raised::New(row) = inc.raise(rule, &at(20)) else { panic!("new") };
+        inc.raise(rule, &at(10));
+        inc.raise(rule, &at(30));
+        let r = inc.get(row).unwrap();
+        assert_eq!((r.first_seen, r.last_seen, r.count), (at(10).ctx.ts, at(30).ctx.ts, 3));
     }
 
     #[test]

@@ -936,7 +936,8 @@ impl McpTracker {
         self.last_expiry = now;
         let idle = Duration::from_secs(self.limits.session_idle_secs);
         // Oldest first from the activity index: only the sessions that expire are visited.
-        while let Some(s) = self.sessions.pop_oldest_if(|seen| now.since(seen) > idle) {
+        while let Some(mut s) = self.sessions.pop_oldest_if(|seen| now.since(seen) > idle) {
+            response::release_held_gets(&mut s, false, out);
             if let Some(rec) = self.recorder.as_mut() {
                 rec.release(&s);
             }
@@ -1038,6 +1039,7 @@ impl McpTracker {
         let Some(gone) = self.sessions.take(before) else { return };
         let cap = self.limits.max_pending_per_session.saturating_mul(4);
         let Some(s) = self.sessions.get_mut(now) else { return };
+        s.held_gets.extend(gone.held_gets.iter().cloned());
         if !gone.outstanding.is_empty() {
             // ALLOC: the ids of the one request a probe's key held, rare
             let owed: Vec<crate::jsonrpc::Id> = gone.outstanding.keys().cloned().collect();
@@ -1048,7 +1050,8 @@ impl McpTracker {
         }
     }
 
-    /// A session evicted at the session cap (the least recently active one): counted and released.
+    /// A session evicted at the session cap (the least recently active one): counted and released. GET
+    /// answers it held are dropped with it, as the rest of its state is (the summary counts the cap hit).
     fn evicted(&mut self, s: Box<Session>) {
         if let Some(rec) = self.recorder.as_mut() {
             rec.release(&s);
@@ -1108,6 +1111,11 @@ impl McpTracker {
         }
         self.finish_undecoded(out);
         self.finish_switched(out);
+        for key in self.sessions.sorted().into_iter().filter(|s| !s.held_gets.is_empty()).map(|s| s.key.clone()).collect::<Vec<_>>() {
+            if let Some(s) = self.sessions.get_mut(&key) {
+                response::release_held_gets(s, false, out);
+            }
+        }
         for s in self.sessions.sorted() {
             if let Some(rec) = self.recorder.as_mut() {
                 rec.release(s);

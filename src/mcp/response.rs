@@ -176,6 +176,15 @@ impl McpTracker {
         let Some(s) = self.sessions.get_mut(&key) else { return };
         s.last_seen = s.last_seen.max(ts);
         s.exchanges += 1;
+        if resp.kind == RespKind::Post && req_sid.is_some() && !s.held_gets.is_empty() {
+            // 404: the server no longer knows the session, and did not when it refused the GETs; an answer
+            // below 400: it knows it, and the GETs' 404s were no answer to an unknown session.
+            match head.status {
+                404 => release_held_gets(s, true, out),
+                0..400 => release_held_gets(s, false, out),
+                _ => {}
+            }
+        }
         if initialize && (200..300).contains(&head.status) {
             // Only an accepted initialize is a handshake: one refused (401 before a token, 404/405 on a
             // legacy server's URL before a fallback) negotiated nothing, and its attempt's era stays unknown.
@@ -516,13 +525,14 @@ impl McpTracker {
         let mentions_session = mentions_session(&message);
         if resp.get_on_mcp {
             let dead = req_sid.as_ref().is_some_and(|sid| self.clients.get(&(client.ip(), server)).is_some_and(|c| c.dead.contains_key(*sid)));
-            out(Fact {
+            let session_unknown = req_sid.is_some() && (mentions_session || dead);
+            let fact = Fact {
                 ctx: ctx(s, exchange_frames()),
                 kind: FactKind::GetResponse(facts::GetResponse {
                     status: i64::from(resp.status),
                     content_type: media.to_string().into(),
                     has_session_id: req_sid.is_some(),
-                    session_unknown: req_sid.is_some() && (mentions_session || dead),
+                    session_unknown,
                     // A session keyed by a handshake exists only when the server answered `initialize`
                     // without minting an id: that server needs none.
                     session_optional: matches!(s.key.ident, SessionIdent::Anonymous { handshake, .. } if handshake > 0) && s.version.is_some(),
@@ -530,7 +540,16 @@ impl McpTracker {
                     body: kind.into(),
                     message: message.clone().into(),
                 }),
-            });
+            };
+            // A 404 that does not say why, to a GET naming the session: a server restarted under its client
+            // answers the reconnect GET before any POST (Tomcat's HTML page for the Java SDK, samples/
+            // ecosystem/javasdk-restart-py.pcap). The next answer to a POST of the session says whether the
+            // server still knows it; until then (or the session's end) the answer is held.
+            if resp.status == 404 && req_sid.is_some() && !session_unknown && s.held_gets.len() < MAX_HELD_GETS {
+                s.held_gets.push(fact);
+            } else {
+                out(fact);
+            }
         }
         if resp.status >= 400 {
             let fingerprint = fingerprint(resp.status, kind, code, &rpc_id, &message);
@@ -750,6 +769,21 @@ pub(super) fn server_signature(head: &ResponseHead) -> std::borrow::Cow<'_, str>
     match head.headers.get("via") {
         Some(via) => std::borrow::Cow::Owned(format!("{server}|{via}")),
         None => std::borrow::Cow::Borrowed(server),
+    }
+}
+
+
+/// Answers to GETs held per session (`Session::held_gets`); more are judged at once, as they stand.
+const MAX_HELD_GETS: usize = 8;
+
+/// Emits the GET answers a session held, in the order they came; `unknown`: a POST of the session was since
+/// answered 404, so the server no longer knew the session.
+pub(super) fn release_held_gets<F: FnMut(Fact)>(s: &mut Session, unknown: bool, out: &mut F) {
+    for mut fact in s.held_gets.drain(..) {
+        if let FactKind::GetResponse(g) = &mut fact.kind {
+            g.session_unknown |= unknown;
+        }
+        out(fact);
     }
 }
 
@@ -1113,6 +1147,36 @@ mod tests {
         // An endpoint with several parameters is not guessed at: the POST keys no HTTP+SSE session.
         let (_, sessions) = run("/sse?session=Z3&x=1", "/sse?session=Z3&x=1");
         assert_eq!(sessions, [("-".to_string(), "streamable-2025".to_string())]);
+    }
+
+    #[test]
+    fn a_get_404_that_does_not_say_why_is_judged_by_the_next_post_answer() {
+        // A server restarted under its client answers the reconnect GET 404 with a page that names no
+        // session (Tomcat for the Java SDK, samples/ecosystem/javasdk-restart-py.pcap): the POST after it
+        // says whether the server still knew the session.
+        for (next, misbehaves) in [("post 404", false), ("post 200", true), ("nothing", true), ("idle", true)] {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream"], "");
+            h.reply(c, g, 404, &["Content-Type: text/html"], "<!doctype html><title>HTTP Status 404</title>");
+            match next {
+                "post 404" => {
+                    let tx = h.post(c, &[SID, V25], &tool_call(1));
+                    h.reply(c, tx, 404, &["Content-Type: application/json"], r#"{"message":"Session not found"}"#);
+                }
+                "post 200" => {
+                    let tx = h.post(c, &[SID, V25], &tool_call(1));
+                    h.json(c, tx, &[], &tool_result(1));
+                }
+                "idle" => h.wait(3_600_000),
+                _ => {}
+            }
+            let before_end = h.alarms().contains(&"MCP-GET-MISBEHAVIOR".to_string());
+            h.finish();
+            assert_eq!(h.alarms().contains(&"MCP-GET-MISBEHAVIOR".to_string()), misbehaves, "{next}: {:?}", h.alarms());
+            // Judged when the answer that decides it came (or the session ended idle), not held to the end.
+            assert_eq!(before_end, misbehaves && next != "nothing", "{next}");
+        }
     }
 
     #[test]

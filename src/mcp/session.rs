@@ -206,6 +206,9 @@ pub struct Session {
     pub first_break: Option<Timestamp>,
     /// A 2xx answered a request of this session.
     pub seen_ok: bool,
+    /// Answers to GETs of the session 404 without saying why, held until the next answer to a POST of the
+    /// session says whether the server still knows it (`response.rs`, `McpTracker::release_held_gets`).
+    pub held_gets: Vec<crate::facts::Fact>,
     /// Response ids delivered, with the frame and stream (0 for JSON bodies) that delivered them.
     pub answered: WireMap<crate::jsonrpc::Id, (u64, u64)>,
     /// Request ids sent and not yet answered, with how many requests carry each (ids are reused once
@@ -247,6 +250,7 @@ impl Session {
             event_ids: Default::default(),
             ids_issued: 0,
             first_break: None,
+            held_gets: Vec::new(),
             seen_ok: false,
             answered: WireMap::default(),
             outstanding: WireMap::default(),
