@@ -129,13 +129,6 @@ down() {
 
 U() { echo "http://$HOST:$1/mcp"; }
 
-# gone PORT: wait (max 10 s) until nothing listens on HOST:PORT, watching the socket table (lib.sh `free` probes
-# with a connection, which would be a refused SYN in a capture that is running).
-gone() {
-    local i
-    for i in $(seq 1 100); do [ -z "$(ss -Hltn "src $HOST:$1")" ] && return 0; sleep 0.1; done
-}
-
 # --------------------------------------------------------------------------------------------- scenarios
 scenario_effect3-py() {
     scenario effect3-py 19630 "${EFFECT3[@]}" 19630 -- "${PY_CLIENT[@]}" "$(U 19630)" --slow 3
@@ -175,7 +168,7 @@ restart_scenario() {
     cpid=$!
     sleep 1.5
     stop "$srv"
-    gone "$port"
+    free "$port"
     bg "$name-server" "${cmd[@]}"
     listening "$port"
     wait "$cpid" || echo "   ($name-client exited with $?)"

@@ -60,12 +60,15 @@ need_npm() {
         (cd "$dir" && npm ci --no-audit --no-fund)
     fi
 }
-# free PORT...: wait (max 10 s) until nothing listens on these ports any more (the previous run's processes are
+# free PORT...: wait (max 15 s each) until nothing listens on these ports any more (the previous run's processes are
 # signalled by cleanup, not waited for; a server started while they still listen would fail to bind, unseen).
+# Watching the socket table (ss), never connecting: used between two servers of a running capture (a restart), a
+# probe would be a refused SYN on the wire (session 37's groups found one in their first restart captures).
 free() {
     local p i
     for p in "$@"; do
-        for i in $(seq 1 100); do timeout 1 bash -c "exec 3<>/dev/tcp/$HOST/$p" 2>/dev/null || break; sleep 0.1; done
+        for i in $(seq 1 150); do [ -z "$(ss -Hltn "src $HOST:$p")" ] && break; sleep 0.1; done
+        [ -z "$(ss -Hltn "src $HOST:$p")" ] || echo "something still listens on $HOST:$p" >&2
     done
 }
 

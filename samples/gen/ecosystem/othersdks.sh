@@ -143,20 +143,13 @@ restart() {
     echo "   restarting the server"
     down
     PIDS=()
-    unlisten "$port"
+    free "$port"
     start "$name" "$port" "${srv[@]}"
     wait "$cpid" || rc=$?
     grep -vE '^\s+(at |File )|Traceback|^\s*$' "$RUN/$name-client.log" | cut -c1-150 | tail -20 | sed "s/^/   $name-client: /" || true
     [ "$rc" -eq 0 ] || echo "   ($name-client exited with $rc)"
     capture_stop "$name"
     finish "$name"
-}
-
-# unlisten PORT: wait (max 10 s) until nothing listens on HOST:PORT, watching the socket table (free() would probe the
-# port: a connection inside the capture).
-unlisten() {
-    local i
-    for i in $(seq 1 100); do [ -z "$(ss -Hltn "src $HOST:$1")" ] && return 0; sleep 0.1; done
 }
 
 U() { echo "http://$HOST:$1/mcp"; }
