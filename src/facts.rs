@@ -319,8 +319,9 @@ facts! {
         /// JSON-RPC method of the request, or `""`.
         rpc_method: Str,
         content_type: Str,
-        /// The body: `jsonrpc` (a JSON-RPC error object), `json` (other JSON), `html`, `text`, `empty`, or
-        /// `undecoded` (its Content-Encoding could not be undone).
+        /// The body: `jsonrpc` (a JSON-RPC error object), `json` (other JSON), `html`, `text`, `empty`,
+        /// `cut-short` (none: the connection ended before the body its head announced), or `undecoded` (its
+        /// Content-Encoding could not be undone).
         body: Str,
         /// JSON-RPC error code, or 0.
         rpc_code: Int,
@@ -390,7 +391,8 @@ facts! {
         /// Another GET of the session asking for the stream is in flight (its stream open, or its head not
         /// come yet): a 409 refuses a second standalone stream, as the SDKs do.
         other_stream_open: Bool,
-        /// The body: `jsonrpc`, `json`, `html`, `text`, `empty`, or `stream` for an SSE response.
+        /// The body: `jsonrpc`, `json`, `html`, `text`, `empty`, `cut-short` (none: the connection ended before
+        /// the body its head announced), or `stream` for an SSE response.
         body: Str,
         /// Error message or first body line (120 characters), or `""`.
         message: Str,

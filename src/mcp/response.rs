@@ -522,6 +522,10 @@ impl McpTracker {
         } else {
             classify_error_body(media, resp.text.as_ref(), parsed.as_deref())
         };
+        // No body because the connection ended before the one the head announced: the server died writing it
+        // (arcade-mcp-server's 400s after a restart, samples/ecosystem/pyservers3-arcade-restart-ts.pcap), which
+        // "empty" would not say.
+        let kind = if kind == "empty" && end == MessageEnd::Interrupted { "cut-short" } else { kind };
         let mentions_session = mentions_session(&message);
         if resp.get_on_mcp {
             let dead = req_sid.as_ref().is_some_and(|sid| self.clients.get(&(client.ip(), server)).is_some_and(|c| c.dead.contains_key(*sid)));
@@ -1147,6 +1151,27 @@ mod tests {
         // An endpoint with several parameters is not guessed at: the POST keys no HTTP+SSE session.
         let (_, sessions) = run("/sse?session=Z3&x=1", "/sse?session=Z3&x=1");
         assert_eq!(sessions, [("-".to_string(), "streamable-2025".to_string())]);
+    }
+
+    #[test]
+    fn an_error_whose_body_the_connection_cut_says_so() {
+        // arcade-mcp-server after a restart: 400 with Content-Length 41, then the server's FIN before any body
+        // byte (samples/ecosystem/pyservers3-arcade-restart-ts.pcap). A 400 with no body at all stays "empty".
+        for (cut, body) in [(true, "cut-short"), (false, "empty")] {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let tx = h.post(c, &[SID, V25], &tool_call(1));
+            if cut {
+                h.head(c, tx, 400, &["Content-Length: 41"]);
+                h.end(c, tx, crate::http::MessageEnd::Interrupted);
+            } else {
+                h.reply(c, tx, 400, &["Content-Length: 0"], "");
+            }
+            h.finish();
+            let evidence: Vec<String> = h.evidence().into_iter().filter(|(id, _)| id == "MCP-BARE-ERROR").map(|(_, e)| e).collect();
+            assert_eq!(evidence.len(), 1, "{cut}: {:?}", h.evidence());
+            assert!(evidence[0].contains(&format!("body: {body} ")), "{cut}: {}", evidence[0]);
+        }
     }
 
     #[test]
