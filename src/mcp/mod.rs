@@ -1036,10 +1036,10 @@ impl McpTracker {
     /// followed named its session): it leaves the table uncounted, and what it still owed and its record
     /// go to `now`.
     fn absorb(&mut self, before: &SessionKey, now: &SessionKey) {
-        let Some(gone) = self.sessions.take(before) else { return };
+        let Some(mut gone) = self.sessions.take(before) else { return };
         let cap = self.limits.max_pending_per_session.saturating_mul(4);
         let Some(s) = self.sessions.get_mut(now) else { return };
-        s.held_gets.extend(gone.held_gets.iter().cloned());
+        s.held_gets.append(&mut gone.held_gets);
         if !gone.outstanding.is_empty() {
             // ALLOC: the ids of the one request a probe's key held, rare
             let owed: Vec<crate::jsonrpc::Id> = gone.outstanding.keys().cloned().collect();

@@ -310,11 +310,8 @@ impl McpTracker {
                 }
                 // The session id in force after this reply: the request's, or the one this reply mints (an
                 // `initialize` carries none; the next request carrying the minted one is no change of id).
-                let in_force = match (&req_sid, minted_sid) {
-                    (Some(sid), _) => Some(Arc::clone(sid)),
-                    (None, Some(minted)) => Some(Arc::from(minted)),
-                    (None, None) => None,
-                };
+                let in_force = req_sid.as_deref().or(minted_sid);
+                let shared = || req_sid.clone().or_else(|| minted_sid.map(Arc::from));
                 // Updated in place: its strings are copied only when they change.
                 match &mut s.last_post {
                     Some(last) => {
@@ -322,11 +319,11 @@ impl McpTracker {
                         if last.server_hdr != *server_hdr {
                             last.server_hdr = server_hdr.into_owned();
                         }
-                        if last.session_id != in_force {
-                            last.session_id = in_force;
+                        if last.session_id.as_deref() != in_force {
+                            last.session_id = shared();
                         }
                     }
-                    None => s.last_post = Some(LastPost { body, frame, server_hdr: server_hdr.into_owned(), session_id: in_force }),
+                    None => s.last_post = Some(LastPost { body, frame, server_hdr: server_hdr.into_owned(), session_id: shared() }),
                 }
                 s.error_since_last_post = false;
                 if let Some(p) = shift {

@@ -207,7 +207,7 @@ pub struct Session {
     /// A 2xx answered a request of this session.
     pub seen_ok: bool,
     /// Answers to GETs of the session 404 without saying why, held until the next answer to a POST of the
-    /// session says whether the server still knows it (`response.rs`, `McpTracker::release_held_gets`).
+    /// session says whether the server still knows it (`response::release_held_gets`).
     pub held_gets: Vec<crate::facts::Fact>,
     /// Response ids delivered, with the frame and stream (0 for JSON bodies) that delivered them.
     pub answered: WireMap<crate::jsonrpc::Id, (u64, u64)>,

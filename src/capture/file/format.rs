@@ -11,7 +11,7 @@ use crate::time::Timestamp;
 
 /// draft-ietf-opsawg-pcap §4: magic 0xA1B2C3D4 (microseconds) or 0xA1B23C4D (nanoseconds), written in the
 /// writer's byte order. 0xA1B2CD34 is Alexey Kuznetsov's "modified" pcap (24-byte record headers).
-pub(super) const PCAP_MAGICS: [[u8; 4]; 5] = [
+const PCAP_MAGICS: [[u8; 4]; 5] = [
     [0xd4, 0xc3, 0xb2, 0xa1], // little-endian, microseconds
     [0xa1, 0xb2, 0xc3, 0xd4], // big-endian, microseconds
     [0x4d, 0x3c, 0xb2, 0xa1], // little-endian, nanoseconds
@@ -19,7 +19,7 @@ pub(super) const PCAP_MAGICS: [[u8; 4]; 5] = [
     [0x34, 0xcd, 0xb2, 0xa1], // little-endian, modified
 ];
 /// Big-endian modified pcap: pcap-parser does not read it.
-pub(super) const PCAP_MODIFIED_BE: [u8; 4] = [0xa1, 0xb2, 0xcd, 0x34];
+const PCAP_MODIFIED_BE: [u8; 4] = [0xa1, 0xb2, 0xcd, 0x34];
 /// draft-ietf-opsawg-pcapng §4.1: the SHB block type 0x0A0D0D0A is a palindrome, so it reads the same in
 /// both byte orders.
 pub(super) const SHB_TYPE_BYTES: [u8; 4] = [0x0a, 0x0d, 0x0d, 0x0a];

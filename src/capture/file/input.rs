@@ -15,7 +15,7 @@ use crate::time::Timestamp;
 
 /// The byte source under a pcap-parser reader: the caller's `Read`, retrying `Interrupted` and keeping the
 /// real `io::Error` (pcap-parser's `refill` reduces it to `ReadError`).
-pub(super) struct Source {
+struct Source {
     inner: Box<dyn Read + Send>,
     error: Arc<Mutex<Option<io::Error>>>,
 }
@@ -42,10 +42,10 @@ impl Read for Source {
 pub type NamedReader = (String, Box<dyn Read + Send>);
 
 /// The bytes already read to identify the file, then the rest of it.
-pub(super) type Src = Chain<Cursor<Vec<u8>>, Source>;
+type Src = Chain<Cursor<Vec<u8>>, Source>;
 
 /// pcap-parser's two streaming readers; both implement `PcapReaderIterator`.
-pub(super) enum Framer {
+enum Framer {
     Pcap(LegacyPcapReader<Src>),
     PcapNg(PcapNGReader<Src>),
 }
@@ -176,7 +176,7 @@ impl Buffered {
 }
 
 /// Per-format state of one input.
-pub(super) enum Layout {
+enum Layout {
     Pcap {
         big_endian: bool,
         nanos: bool,
@@ -196,7 +196,7 @@ pub(super) enum Layout {
 
 /// The packet an input will yield next, lying at `data()[start..start + len]`.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Head {
+struct Head {
     ts: Timestamp,
     linktype: LinkType,
     start: usize,
@@ -206,7 +206,7 @@ pub(super) struct Head {
     record_len: usize,
 }
 
-pub(super) const NO_HEAD: Head = Head {
+const NO_HEAD: Head = Head {
     ts: Timestamp::ZERO,
     linktype: LinkType(0),
     start: 0,
