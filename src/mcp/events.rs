@@ -205,6 +205,12 @@ impl McpTracker {
         let cap_answered = self.limits.max_pending_per_session.saturating_mul(4);
         let mut answered_here = false;
         let mut mispaired = false;
+        // A POST's stream answers its own `initialize`; an HTTP+SSE GET stream the one POSTed to the message URL.
+        let on_get = resp.kind == RespKind::Get;
+        let (mut legacy_init, asked_at) = match s.legacy_init.take().filter(|_| on_get) {
+            Some((v, f)) => (Some(v), f),
+            None => (None, resp.frame),
+        };
         for m in &payload.messages {
             if m.method().is_some() && !st.pending.is_empty() {
                 // A server request or notification before the reply: per-request streaming.
@@ -221,7 +227,11 @@ impl McpTracker {
             if let Some(i) = s.legacy_pending.iter().position(|p| p == id) {
                 s.legacy_pending.swap_remove(i);
             }
-            reply_delivered(s, &mut self.versions, m, Delivered { frame, stream: st.uid, head_frame: resp.frame }, &mut resp.init_requested, cap_answered, (client, &get_path, ts), out);
+            let init = if on_get { &mut legacy_init } else { &mut resp.init_requested };
+            reply_delivered(s, &mut self.versions, m, Delivered { frame, stream: st.uid, head_frame: asked_at }, init, cap_answered, (client, &get_path, ts), out);
+        }
+        if on_get {
+            s.legacy_init = legacy_init.map(|v| (v, asked_at));
         }
         resp.gap |= mispaired;
         if answered_here {

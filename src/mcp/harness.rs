@@ -103,6 +103,11 @@ impl Harness {
         self.t.advance(self.now, &mut |f| facts.push(f));
     }
 
+    /// The frame of the last event fed.
+    pub fn last_frame(&self) -> u64 {
+        self.frame
+    }
+
     fn tick(&mut self) -> (u64, Timestamp) {
         self.frame += 1;
         self.now = self.now.plus(Duration(1_000_000));

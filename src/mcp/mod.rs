@@ -838,6 +838,14 @@ impl McpTracker {
         }
         // An initialize without a session id is keyed when its response mints one (or does not).
         if req_sid.is_none() && initialize {
+            // HTTP+SSE: the `endpoint` event keyed the session, and its result comes on that stream, not in
+            // the answer to this POST.
+            if info.legacy.is_some() {
+                let wanted = self.key_ref(client, server, &info, None);
+                if let Some(s) = self.sessions.get_mut(&wanted) {
+                    s.legacy_init = info.requested.clone().map(|v| (v, frame));
+                }
+            }
             return;
         }
         let key = self.session_for(client, server, &info, None, ts);

@@ -1106,6 +1106,40 @@ mod tests {
     }
 
     #[test]
+    fn an_http_sse_negotiation_answered_on_the_get_stream_is_judged() {
+        // n8n-mcp answers clients by their name (samples/ecosystem/servers3-n8n-sse-two.pcap): one HTTP+SSE
+        // client gets 2025-03-26, the next, asking for as much, 2024-11-05. The result comes on the GET
+        // stream, after the POST's 202 or before it.
+        for event_first in [false, true] {
+            let mut h = Harness::new();
+            let mut frames = Vec::new();
+            for (i, answered) in ["2025-03-26", "2024-11-05"].into_iter().enumerate() {
+                let c = h.connect(&format!("10.0.0.{}:40000", i + 1));
+                let g = h.legacy_stream(c, &format!("/messages?sessionId=L{i}"));
+                let p = h.connect(&format!("10.0.0.{}:40001", i + 1));
+                let tx = h.request(p, "POST", &format!("/messages?sessionId=L{i}"), &[], &initialize(0, "2025-11-25"));
+                let asked = h.last_frame();
+                if !event_first {
+                    h.reply(p, tx, 202, &[], "Accepted");
+                }
+                h.event(c, g, None, &initialized(0, answered));
+                frames.push(vec![asked, h.last_frame()]);
+                if event_first {
+                    h.reply(p, tx, 202, &[], "Accepted");
+                }
+            }
+            h.finish();
+            assert_eq!(h.alarms(), vec!["MCP-VERSION-DOWNGRADE"], "event first: {event_first}");
+            let f = h.facts_of("initialize");
+            assert_eq!(f.len(), 2, "event first: {event_first}");
+            assert!(matches!(&f[1].kind, FactKind::Initialize(i) if i.server_best == "2025-03-26" && i.requested == "2025-11-25"));
+            // The POST that asked, and the event that answered.
+            let got: Vec<Vec<u64>> = f.iter().map(|f| f.ctx.frames.clone()).collect();
+            assert_eq!(got, frames, "event first: {event_first}");
+        }
+    }
+
+    #[test]
     fn messages_posted_to_the_sse_path_with_the_announced_session_are_no_legacy_post_accepted() {
         // The Go SDK announces `/sse?sessionid=...` (the SSE URL's own path, the parameter in lower case).
         let run = |target: &str| {

@@ -218,6 +218,9 @@ pub struct Session {
     pub handshake: bool,
     /// HTTP+SSE: requests POSTed (answered 202) whose responses come on the GET stream.
     pub legacy_pending: Vec<crate::jsonrpc::Id>,
+    /// HTTP+SSE: the version an `initialize` POSTed to the message URL asked for, and its frame, until its
+    /// result comes on the GET stream (which may be before the POST's 202).
+    pub legacy_init: Option<(String, u64)>,
     pub event_ids_full: bool,
     /// Some stream of this session lost bytes to a capture gap.
     pub gap: bool,
@@ -256,6 +259,7 @@ impl Session {
             outstanding: WireMap::default(),
             handshake: false,
             legacy_pending: Vec::new(),
+            legacy_init: None,
             event_ids_full: false,
             gap: false,
             exchanges: 0,
