@@ -53,11 +53,14 @@ need_venv() {
     [ -x "$dir/bin/$prog" ] || { python3 -m venv "$dir" && "$dir/bin/pip" install -q -r "$reqs"; }
 }
 # need_npm DIR: DIR/node_modules installed from DIR/package-lock.json (`npm ci`) unless it is there already and newer
-# than the lock. Every node_modules is git-ignored beside the scripts that make it.
+# than the lock. Every node_modules is git-ignored beside the scripts that make it. A lock written where a registry
+# lacked other platforms' optional packages (servers2's kubernetes-mcp-server-<os>-<cpu>: the mirror the captures
+# were made with answers 404 for all but linux-x64) is refused by `npm ci`; `npm install --no-save` then installs
+# the lock's versions without rewriting it.
 need_npm() {
     local dir=$1
     if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
-        (cd "$dir" && npm ci --no-audit --no-fund)
+        (cd "$dir" && { npm ci --no-audit --no-fund || { echo "need_npm: npm ci refused $dir/package-lock.json; npm install --no-save" >&2; npm install --no-save --no-audit --no-fund; }; })
     fi
 }
 # free PORT...: wait (max 15 s each) until nothing listens on these ports any more (the previous run's processes are
