@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use super::record::{Answer, Asked};
-use super::request::{announced_param, legacy_param};
+use super::request::{announced_param, bare_message_path, legacy_param};
 use super::response::{reply_delivered, Delivered};
 use super::stream::StreamTrack;
 use super::*;
@@ -58,11 +58,21 @@ impl McpTracker {
                     Some(value)
                 })
             };
+            // No parameter at all: the stream is the session, and the client's POSTs to the path join it.
+            let bare = if in_streamable || param.is_some() { None } else { bare_message_path(announced) };
+            if let Some(path) = bare {
+                self.servers.get_or_default(server).announce_bare(client.ip(), Arc::clone(&get_host), path, req_frame);
+            }
+            let ident = match (param, bare) {
+                (Some(p), _) => Some(SessionIdent::LegacyParam(p.into())),
+                (None, Some(_)) => Some(SessionIdent::LegacyStream { client: client.ip(), stream: req_frame }),
+                (None, None) => None,
+            };
             // What keyed the stream before this event: nothing, or (a GET with an MCP header) a session-less
             // placeholder that joins the session named here.
             let before = resp.session.clone();
-            let evicted = param.and_then(|p| {
-                let key = SessionKey { server, ident: SessionIdent::LegacyParam(p.into()) };
+            let evicted = ident.and_then(|ident| {
+                let key = SessionKey { server, ident };
                 resp.session = Some(key.clone());
                 // Through the table like every other session: a server announcing endless endpoints
                 // must not grow it past the cap.

@@ -284,10 +284,43 @@ struct ServerState {
     /// Names of the HTTP+SSE session parameter its `endpoint` events taught, beside the usual ones (at
     /// most [`MAX_LEGACY_NAMES`]).
     legacy_names: Vec<Box<str>>,
+    /// HTTP+SSE streams whose `endpoint` event named no session parameter, latest first: a client's POSTs
+    /// to the announced path belong to its latest such stream (at most [`MAX_BARE_STREAMS`]).
+    bare_streams: VecDeque<BareStream>,
 }
 
 /// Session parameter names learned per server, at most.
 const MAX_LEGACY_NAMES: usize = 4;
+
+/// Streams announcing a message URL without a session parameter, kept per server, at most.
+const MAX_BARE_STREAMS: usize = 64;
+
+/// An HTTP+SSE stream whose `endpoint` event named no session parameter: nothing on the wire ties a POST to
+/// it but the client's address, the `Host` and the path the event announced.
+#[derive(Debug)]
+struct BareStream {
+    client: IpAddr,
+    host: Arc<str>,
+    path: Box<str>,
+    /// The frame of the GET that opened the stream: the session's key.
+    stream: u64,
+}
+
+impl ServerState {
+    /// The stream a client's request to `host` and `path` without a session parameter belongs to.
+    fn bare_stream(&self, client: IpAddr, host: &str, path: &str) -> Option<u64> {
+        self.bare_streams.iter().find(|b| b.client == client && *b.host == *host && *b.path == *path).map(|b| b.stream)
+    }
+
+    fn announce_bare(&mut self, client: IpAddr, host: Arc<str>, path: &str, stream: u64) {
+        self.bare_streams.retain(|b| !(b.client == client && b.host == host && *b.path == *path));
+        if self.bare_streams.len() >= MAX_BARE_STREAMS {
+            self.bare_streams.pop_back();
+        }
+        // ALLOC: one announced path per bare stream, at most MAX_BARE_STREAMS per server
+        self.bare_streams.push_front(BareStream { client, host, path: path.into(), stream });
+    }
+}
 
 /// The `initialize` negotiations of the capture, to judge one against the server's other answers and the
 /// client's earlier ones (MCP-VERSION-DOWNGRADE). Versions are dates: string order is version order.
@@ -642,8 +675,13 @@ impl McpTracker {
                     }
                 }
                 let mut req = Req::from_head(head, frame, ts, &mut view.names);
-                if let Some(names) = self.servers.get(&view.server).map(|st| &st.legacy_names).filter(|n| !n.is_empty()) {
-                    req.learn_legacy(names);
+                if let Some(st) = self.servers.get(&view.server) {
+                    if !st.legacy_names.is_empty() {
+                        req.learn_legacy(&st.legacy_names);
+                    }
+                    if !st.bare_streams.is_empty() && req.legacy_param().is_none() && req.session_id().is_none() {
+                        req.bare_stream = st.bare_stream(client.0, req.host(), req.path());
+                    }
                 }
                 // ALLOC: one transaction per outstanding request, bounded by limits::max_pending_per_session
                 view.txs.push_back(Tx::new(Some(tx), Some(Box::new(req))));
@@ -722,10 +760,11 @@ impl McpTracker {
     /// The session a request belongs to, created if needed. `resp_sid` is the id a response mints.
     /// The key of the session a request with `info` (answered with `resp_sid`, if any) belongs to.
     fn key_ref<'a>(&self, client: SocketAddr, server: SocketAddr, info: &'a KeyInfo, resp_sid: Option<&'a str>) -> KeyRef<'a> {
-        let ident = match (info.session_id.as_deref().or(resp_sid), &info.legacy) {
-            (Some(sid), _) => IdentRef::McpSessionId(sid),
-            (None, Some(p)) => IdentRef::LegacyParam(p),
-            (None, None) => {
+        let ident = match (info.session_id.as_deref().or(resp_sid), &info.legacy, info.bare_stream) {
+            (Some(sid), _, _) => IdentRef::McpSessionId(sid),
+            (None, Some(p), _) => IdentRef::LegacyParam(p),
+            (None, None, Some(stream)) => IdentRef::LegacyStream { client: client.ip(), stream },
+            (None, None, None) => {
                 // Requests without a session id follow the client's latest handshake on the endpoint;
                 // stateless exchanges have none.
                 let handshake = if info.stateless {
@@ -840,7 +879,7 @@ impl McpTracker {
         if req_sid.is_none() && initialize {
             // HTTP+SSE: the `endpoint` event keyed the session, and its result comes on that stream, not in
             // the answer to this POST.
-            if info.legacy.is_some() {
+            if info.is_legacy() {
                 let wanted = self.key_ref(client, server, &info, None);
                 if let Some(s) = self.sessions.get_mut(&wanted) {
                     s.legacy_init = info.requested.clone().map(|v| (v, frame));

@@ -66,6 +66,9 @@ pub(super) struct Req {
     /// Where in the target the HTTP+SSE session parameter's value is, under a name the server's
     /// `endpoint` event taught (`learn_legacy`).
     learned: Option<(u32, u32)>,
+    /// An HTTP+SSE stream of the client announced this request's path without a session parameter: the
+    /// GET's frame, which keys the session (`SessionIdent::LegacyStream`).
+    pub(super) bare_stream: Option<u64>,
 }
 
 impl Req {
@@ -88,6 +91,7 @@ impl Req {
             checked: false,
             not_jsonrpc: false,
             learned: None,
+            bare_stream: None,
         }
     }
 
@@ -324,7 +328,7 @@ impl Req {
     /// (INCIDENTS.md "era"), so its answer does (`Session::observe_handshake`), and a refused attempt
     /// negotiated nothing.
     pub(super) fn era(&self) -> Option<Era> {
-        if self.legacy_param().is_some() {
+        if self.legacy_param().is_some() || self.bare_stream.is_some() {
             Some(Era::HttpSse2024)
         } else if self.is_initialize() {
             None
@@ -342,6 +346,7 @@ impl Req {
         KeyInfo {
             session_id: self.session_id_shared(),
             legacy: self.legacy_param().map(str::to_string),
+            bare_stream: self.bare_stream,
             path: self.endpoint(),
             host: Arc::clone(&self.host),
             is_post: self.method() == "POST",
@@ -382,6 +387,8 @@ pub(super) fn is_mcp_method(method: &str) -> bool {
 pub(super) struct KeyInfo {
     pub(super) session_id: Option<Arc<str>>,
     pub(super) legacy: Option<String>,
+    /// No session parameter, but the client's HTTP+SSE stream announced this path (`Req::bare_stream`).
+    pub(super) bare_stream: Option<u64>,
     pub(super) path: Arc<str>,
     pub(super) host: Arc<str>,
     pub(super) is_post: bool,
@@ -391,6 +398,13 @@ pub(super) struct KeyInfo {
     pub(super) requested: Option<String>,
     /// 2026-07-28 `_meta` `clientInfo.name`, part of a stateless exchange's key.
     pub(super) client_name: Option<String>,
+}
+
+impl KeyInfo {
+    /// A POST to the message URL an HTTP+SSE `endpoint` event announced: answered on the GET stream.
+    pub(super) fn is_legacy(&self) -> bool {
+        self.legacy.is_some() || self.bare_stream.is_some()
+    }
 }
 
 /// The path and query of a request target. A client talking to a forward proxy sends the absolute form
@@ -435,6 +449,15 @@ pub(super) fn announced_param(url: &str) -> Option<(&str, &str)> {
     let mut pairs = query_pairs(url).filter(|(k, v)| !k.is_empty() && !v.is_empty());
     let one = pairs.next()?;
     pairs.next().is_none().then_some(one)
+}
+
+/// The path of an `endpoint` event's URL that carries no session parameter at all (fast-mcp announces
+/// `/mcp/messages?`): its POSTs can only be told apart by who sends them. `None` for a URL with a query
+/// (one that names the session, or several parameters, not guessed at) or a relative one.
+pub(super) fn bare_message_path(url: &str) -> Option<&str> {
+    let target = origin_form(url);
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    (path.starts_with('/') && query.is_empty()).then_some(path)
 }
 
 /// 2026-07-28 header expectations of one request: (what, header value, expected value).
@@ -498,6 +521,21 @@ mod tests {
         assert_eq!(run(r#"{"jsonrpc":"2.0","id":1,"method":"eth_call"}"#, &[]), 1);
         assert_eq!(run(queue, &[SID]), 1);
         assert_eq!(run(queue, &["Mcp-Method: tools/call"]), 1);
+    }
+
+    #[test]
+    fn only_an_announced_url_without_parameters_is_a_bare_message_path() {
+        use super::bare_message_path;
+        for (url, want) in [
+            ("/mcp/messages?", Some("/mcp/messages")),
+            ("/messages", Some("/messages")),
+            ("http://127.0.0.1:9/m?", Some("/m")),
+            ("/m?a=1&b=2", None),
+            ("/m?session=", None),
+            ("messages?", None),
+        ] {
+            assert_eq!(bare_message_path(url), want, "{url}");
+        }
     }
 
     #[test]

@@ -111,7 +111,7 @@ impl McpTracker {
             None => false,
         };
         // A POST to the message URL an `endpoint` event announced (its session parameter), not to the SSE URL.
-        let legacy_message = info.legacy.is_some();
+        let legacy_message = info.is_legacy();
         if initialize && req_sid.is_none() && (300..400).contains(&head.status) {
             // A redirect is no answer: the client sends the initialize again to the target (FastMCP 1.x
             // redirects `/mcp` to `/mcp/`), and that exchange is the handshake. No session starts here.
@@ -439,7 +439,7 @@ impl McpTracker {
             }
             // An HTTP+SSE session's GET stream is where the responses to its POSTs come (2024-11-05
             // transports: the POST is accepted with 202): it owes what was accepted and not yet delivered.
-            let pending = if resp.kind == RespKind::Get && matches!(key.ident, SessionIdent::LegacyParam(_)) {
+            let pending = if resp.kind == RespKind::Get && key.ident.is_legacy() {
                 s.legacy_pending.len()
             } else {
                 st.pending.len()
@@ -493,7 +493,7 @@ impl McpTracker {
         }
         // HTTP+SSE: a 202 to a POST means the responses will come on the GET stream, unless one came already:
         // a server may queue the answer on the stream before it acknowledges the POST.
-        if resp.status == 202 && matches!(key.ident, SessionIdent::LegacyParam(_)) {
+        if resp.status == 202 && key.ident.is_legacy() {
             if let Some(ids) = req.map(Req::request_ids) {
                 for id in ids {
                     let delivered = s.answered.get(&id).is_some_and(|&(at, _)| req_frame.is_some_and(|sent| at > sent));
@@ -1182,6 +1182,48 @@ mod tests {
         // An endpoint with several parameters is not guessed at: the POST keys no HTTP+SSE session.
         let (_, sessions) = run("/sse?session=Z3&x=1", "/sse?session=Z3&x=1");
         assert_eq!(sessions, [("-".to_string(), "streamable-2025".to_string())]);
+    }
+
+    #[test]
+    fn an_endpoint_without_a_session_parameter_keys_its_stream() {
+        // fast-mcp 1.6 announces `/mcp/messages?`, answers each POST 200 with an empty JSON body and writes
+        // every response to every open stream (samples/ecosystem/natives-ruby-two.pcap): each client's
+        // stream is its session, its POSTs to the path join its latest stream, and a response written to
+        // another client's stream is that session's duplicate.
+        let mut h = Harness::recording();
+        let mut streams = Vec::new();
+        for ip in ["10.0.0.1", "10.0.0.2"] {
+            let c = h.connect(&format!("{ip}:40000"));
+            let g = h.legacy_stream(c, "/mcp/messages?");
+            streams.push((c, g));
+            let p = h.connect(&format!("{ip}:40001"));
+            for (id, body) in [(0, initialize(0, "2025-11-25")), (1, tool_call(1))] {
+                let tx = h.request(p, "POST", "/mcp/messages", &[], &body);
+                h.reply(p, tx, 200, &["Content-Type: application/json", "Transfer-Encoding: chunked"], "");
+                // Broadcast: the answer goes to every stream open so far.
+                let reply = if id == 0 { initialized(0, "2024-11-05") } else { tool_result(1) };
+                for &(c, g) in &streams {
+                    h.event(c, g, None, &reply);
+                }
+            }
+        }
+        // The first client's next POST is still its own stream's, though the second opened one since.
+        let p = h.connect("10.0.0.1:40002");
+        let tx = h.request(p, "POST", "/mcp/messages", &[], &tool_call(2));
+        h.reply(p, tx, 200, &["Content-Type: application/json", "Transfer-Encoding: chunked"], "");
+        for &(c, g) in &streams {
+            h.event(c, g, None, &tool_result(2));
+        }
+        h.finish();
+        let sessions: Vec<(String, String, String, u64)> =
+            h.records().iter().map(|r| (r.session_id.clone(), r.era.as_str().to_string(), r.endpoint.clone(), r.requests)).collect();
+        // Each: the GET and its POSTs.
+        let one = |requests| ("-".to_string(), "http+sse-2024-11-05".to_string(), "/mcp/messages".to_string(), requests);
+        assert_eq!(sessions, [one(4), one(3)]);
+        // The second client's answers reached the first client's stream: ids 0 and 1 answered twice there.
+        let dups: Vec<String> = h.facts_of("duplicate_response").iter().map(|f| f.ctx.client.to_string()).collect();
+        assert_eq!(dups, ["10.0.0.1:40000", "10.0.0.1:40000"]);
+        assert_eq!(h.fired(), vec!["MCP-DUPLICATE-RESPONSE"]);
     }
 
     #[test]

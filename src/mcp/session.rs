@@ -21,6 +21,9 @@ pub enum SessionIdent {
     McpSessionId(Arc<str>),
     /// HTTP+SSE: the session parameter of the POST URL announced in the `endpoint` event.
     LegacyParam(Arc<str>),
+    /// HTTP+SSE whose `endpoint` event names no session parameter (fast-mcp's `/mcp/messages?`): the GET
+    /// stream that announced it (its request's frame), joined by its client's POSTs to the announced path.
+    LegacyStream { client: IpAddr, stream: u64 },
     /// No session on the wire: client address, the `Host` and endpoint the requests name, the `_meta`
     /// `clientInfo.name` when present, and the `initialize` handshake the requests follow (a serial per
     /// handshake; 0 for stateless 2026-07-28 exchanges, which have none). A Streamable HTTP server that
@@ -28,6 +31,13 @@ pub enum SessionIdent {
     /// "session"); the `Host` keeps apart the origins one address fronts (a forward proxy's, whose
     /// clients send every origin's requests to it on the same path).
     Anonymous { client: IpAddr, host: Arc<str>, endpoint: Arc<str>, client_name: Option<Arc<str>>, handshake: u64 },
+}
+
+impl SessionIdent {
+    /// An HTTP+SSE session: its POSTs are answered on the GET stream.
+    pub fn is_legacy(&self) -> bool {
+        matches!(self, SessionIdent::LegacyParam(_) | SessionIdent::LegacyStream { .. })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -49,6 +59,7 @@ pub struct KeyRef<'a> {
 pub enum IdentRef<'a> {
     McpSessionId(&'a str),
     LegacyParam(&'a str),
+    LegacyStream { client: IpAddr, stream: u64 },
     Anonymous { client: IpAddr, host: &'a str, endpoint: &'a str, client_name: Option<&'a str>, handshake: u64 },
 }
 
@@ -57,6 +68,7 @@ impl KeyRef<'_> {
         let ident = match self.ident {
             IdentRef::McpSessionId(s) => SessionIdent::McpSessionId(s.into()),
             IdentRef::LegacyParam(s) => SessionIdent::LegacyParam(s.into()),
+            IdentRef::LegacyStream { client, stream } => SessionIdent::LegacyStream { client, stream },
             IdentRef::Anonymous { client, host, endpoint, client_name, handshake } => {
                 SessionIdent::Anonymous { client, host: host.into(), endpoint: endpoint.into(), client_name: client_name.map(Arc::from), handshake }
             }
@@ -76,6 +88,7 @@ impl AsKeyRef for SessionKey {
         let ident = match &self.ident {
             SessionIdent::McpSessionId(s) => IdentRef::McpSessionId(s),
             SessionIdent::LegacyParam(s) => IdentRef::LegacyParam(s),
+            SessionIdent::LegacyStream { client, stream } => IdentRef::LegacyStream { client: *client, stream: *stream },
             SessionIdent::Anonymous { client, host, endpoint, client_name, handshake } => {
                 IdentRef::Anonymous { client: *client, host, endpoint, client_name: client_name.as_deref(), handshake: *handshake }
             }
@@ -122,7 +135,7 @@ impl SessionKey {
     pub fn display_id(&self) -> &str {
         match &self.ident {
             SessionIdent::McpSessionId(s) | SessionIdent::LegacyParam(s) => s,
-            SessionIdent::Anonymous { .. } => "-",
+            SessionIdent::LegacyStream { .. } | SessionIdent::Anonymous { .. } => "-",
         }
     }
 
@@ -131,6 +144,7 @@ impl SessionKey {
         match &self.ident {
             SessionIdent::McpSessionId(s) => format!("{} sid {}", self.server, s),
             SessionIdent::LegacyParam(s) => format!("{} legacy {}", self.server, s),
+            SessionIdent::LegacyStream { client, stream } => format!("{} legacy-stream {} {}", self.server, client, stream),
             SessionIdent::Anonymous { client, host, endpoint, client_name, handshake } => {
                 format!("{} anon {} {} {} {} {}", self.server, client, host, endpoint, client_name.as_deref().unwrap_or("-"), handshake)
             }
