@@ -59,11 +59,14 @@ impl McpTracker {
             self.stream_uid += 1;
             resp.stream = Some(StreamTrack::new(self.stream_uid, ts, x_accel_no, Ids::new()));
         }
-        let req_sent = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.req.as_deref()).map(|r| r.ts);
-        if let (Some(st), Some(sent)) = (resp.stream.as_mut(), req_sent) {
+        let req_sent = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)).and_then(|t| t.req.as_deref()).map(|r| (r.ts, r.method() == "GET"));
+        if let (Some(st), Some((sent, get))) = (resp.stream.as_mut(), req_sent) {
             // A proxy that buffers the whole reply holds back its head too: the silence before the first
             // event counts from the request.
             st.quiet_since(sent);
+            if get {
+                st.idle_since(sent);
+            }
         }
         let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) else { return };
         let Some(req) = t.req.as_deref_mut() else {
@@ -942,6 +945,29 @@ mod tests {
         for (m, code) in [("Bad Request", 0), ("Bad Request: Server not initialized", -32000), ("", 0)] {
             assert!(!names_other_cause(m, code), "{m} {code}");
         }
+    }
+
+    #[test]
+    fn a_get_whose_head_is_held_is_silent_from_its_request() {
+        // nginx in front of the TS SDK 1.11 server (samples/ecosystem/situations-idle-old.pcap): the front
+        // hop's GET waits 60 s for a head the proxy holds, which comes with the end of the stream. A POST's
+        // wait for its head is its request's (MCP-REQUEST-STALLED), not a silent stream.
+        let run = |method: &str| {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let (target, body) = if method == "GET" { ("/mcp", String::new()) } else { ("/mcp", tool_call(7)) };
+            let g = h.request(c, method, target, &[SID, V25, "Accept: text/event-stream, application/json"], &body);
+            h.wait(40_000);
+            h.sse(c, g, &[]);
+            if method == "POST" {
+                h.event(c, g, None, &tool_result(7));
+            }
+            h.end(c, g, super::MessageEnd::ClosedByFin);
+            h.finish();
+            h.fired()
+        };
+        assert!(run("GET").contains(&"MCP-SSE-IDLE".to_string()));
+        assert!(!run("POST").contains(&"MCP-SSE-IDLE".to_string()));
     }
 
     #[test]

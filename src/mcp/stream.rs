@@ -70,6 +70,13 @@ impl StreamTrack {
         self.burst_start = self.burst_start.min(ts);
     }
 
+    /// A GET's stream is open from its request: a head held back (a buffering proxy, a server that commits
+    /// its headers with the first byte) leaves the client waiting on a silent stream all the same. A POST's
+    /// wait before its head is the request's (MCP-REQUEST-STALLED), not the stream's.
+    pub fn idle_since(&mut self, ts: Timestamp) {
+        self.last_activity = self.last_activity.min(ts);
+    }
+
     fn activity(&mut self, ts: Timestamp) {
         let gap = ts.since(self.last_activity).0 / 1_000_000;
         self.max_silence_ms = self.max_silence_ms.max(gap);
