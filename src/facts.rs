@@ -357,6 +357,9 @@ facts! {
         trigger_status: Int,
         /// JSON-RPC error code in the failed POST's body, 0 if none.
         trigger_code: Int,
+        /// What the failed POST's body was, as MCP-BARE-ERROR names it (`jsonrpc`, `json`, `html`, `text`,
+        /// `empty`, `cut-short`), or `none` without a response.
+        trigger_body: Str,
         /// Protocol version the client asked for (initialize params or `MCP-Protocol-Version`), or `""`.
         client_version: Str,
         post_path: Str,

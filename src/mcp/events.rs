@@ -136,6 +136,7 @@ impl McpTracker {
                         trigger_kind: f.kind.into(),
                         trigger_status: i64::from(f.status),
                         trigger_code: f.code,
+                        trigger_body: f.body.into(),
                         client_version: f.version.into(),
                         post_path: f.path.into(),
                         get_path: get_path.to_string().into(),

@@ -203,6 +203,8 @@ struct FailedPost {
     kind: &'static str,
     status: u16,
     code: i64,
+    /// The body's kind (`classify_error_body`), `none` without a response.
+    body: &'static str,
     version: String,
     /// The `Host` the POST named: a fallback GET goes to the same URL's server, and a client of a forward
     /// proxy sends every origin's requests to the proxy's address.
@@ -599,6 +601,7 @@ impl McpTracker {
                         kind,
                         status: 0,
                         code: 0,
+                        body: "none",
                         version: req.requested_version().or_else(|| req.proto_version().map(str::to_string)).unwrap_or_default(),
                         host: req.host_shared(),
                         path: req.path().to_string(),

@@ -606,7 +606,7 @@ impl McpTracker {
             }
             if http_method == "POST" {
                 let version = req.and_then(|r| r.requested_version().or_else(|| r.proto_version().map(str::to_string))).unwrap_or_default();
-                let failed = FailedPost { kind: "status", status: resp.status, code, version, host, path: path.to_string(), ts, frame: resp.frame };
+                let failed = FailedPost { kind: "status", status: resp.status, code, body: kind, version, host, path: path.to_string(), ts, frame: resp.frame };
                 self.client_mut(client.ip(), server).failed_post = Some(failed);
             }
         }
