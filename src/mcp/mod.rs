@@ -219,6 +219,8 @@ struct FailedPost {
 struct Dead {
     ts: Timestamp,
     frame: u64,
+    /// The address (with its port) of the request answered 404: the client a later report names.
+    client: SocketAddr,
     reinitialized: bool,
     /// POSTs with the dead id sent after the 404 arrived, and the frames of the first few.
     reuses: u32,
@@ -1048,9 +1050,8 @@ impl McpTracker {
                 let age = self.checkpoints.stale_session.get(step).copied().unwrap_or(0);
                 if active {
                     if let Some(s) = self.sessions.get(&d.key) {
-                        let client_addr = SocketAddr::new(client.0, 0);
                         out(Fact {
-                            ctx: context(s, client_addr, d.endpoint.as_str().into(), at, vec![d.frame]),
+                            ctx: context(s, d.client, d.endpoint.as_str().into(), at, vec![d.frame]),
                             kind: FactKind::StaleSession(facts::StaleSession {
                                 trigger: "wait".into(),
                                 http_method: "".into(),

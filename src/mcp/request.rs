@@ -865,6 +865,10 @@ mod tests {
             .collect();
         assert_eq!(waits, vec![700_000]);
         assert_eq!(h.alarms(), vec!["MCP-NO-REINITIALIZE"]);
+        // The report names the client whose request was answered 404, port and all (not port 0: the timer
+        // has no connection of its own).
+        let clients: Vec<String> = h.facts_of("stale_session").iter().map(|f| f.ctx.client.to_string()).collect();
+        assert!(clients.iter().all(|c| c == "10.0.0.1:40000"), "{clients:?}");
     }
 
     #[test]

@@ -597,7 +597,7 @@ impl McpTracker {
                     let c = self.client_mut(client.ip(), server);
                     if !c.dead.contains_key(&sid) && c.dead.len() < MAX_DEAD {
                         // ALLOC: dead session ids per client, at most MAX_DEAD
-                        c.dead.insert(sid.clone(), Dead { ts, frame, reinitialized: false, reuses: 0, reuse_frames: Vec::new(), key: key.clone(), endpoint: endpoint.to_string() });
+                        c.dead.insert(sid.clone(), Dead { ts, frame, client, reinitialized: false, reuses: 0, reuse_frames: Vec::new(), key: key.clone(), endpoint: endpoint.to_string() });
                         if let Some(first) = first {
                             self.timers.schedule(ts.plus(Duration::from_secs(first)), Timer::Reinit { client: (client.ip(), server), sid, step: 0 });
                         }
