@@ -684,7 +684,8 @@ impl McpTracker {
                     if !st.legacy_names.is_empty() {
                         req.learn_legacy(&st.legacy_names);
                     }
-                    if !st.bare_streams.is_empty() && req.legacy_param().is_none() && req.session_id().is_none() {
+                    // Only a POST is a message; a GET of the same path is the client's next stream.
+                    if !st.bare_streams.is_empty() && req.method() == "POST" && req.legacy_param().is_none() && req.session_id().is_none() {
                         req.bare_stream = st.bare_stream(client.0, req.host(), req.path());
                     }
                 }

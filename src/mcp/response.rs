@@ -1253,6 +1253,30 @@ mod tests {
     }
 
     #[test]
+    fn a_get_of_a_bare_endpoint_path_opens_the_next_stream() {
+        // A server announcing its own SSE path without a parameter: the client's next GET of it (with an MCP
+        // header, as Cline sends on HTTP+SSE) is a new stream (a new session), not a message of the one before.
+        let mut h = Harness::recording();
+        let stream = |h: &mut Harness, port: u16| {
+            let c = h.connect(&format!("10.0.0.1:{port}"));
+            let g = h.request(c, "GET", "/sse", &["Accept: text/event-stream", V25], "");
+            h.sse(c, g, &[]);
+            h.event_named(c, g, Some("endpoint"), None, "/sse?");
+            (c, g)
+        };
+        let (c, g) = stream(&mut h, 40000);
+        h.end(c, g, crate::http::MessageEnd::ClosedByFin);
+        let (c2, g2) = stream(&mut h, 40001);
+        let p = h.connect("10.0.0.1:40002");
+        let tx = h.request(p, "POST", "/sse", &[], &tool_call(1));
+        h.reply(p, tx, 202, &[], "Accepted");
+        h.event(c2, g2, None, &tool_result(1));
+        h.finish();
+        let requests: Vec<u64> = h.records().iter().map(|r| r.requests).collect();
+        assert_eq!(requests, [1, 2]);
+    }
+
+    #[test]
     fn an_error_whose_body_the_connection_cut_says_so() {
         // arcade-mcp-server after a restart: 400 with Content-Length 41, then the server's FIN before any body
         // byte (samples/ecosystem/pyservers3-arcade-restart-ts.pcap). A 400 with no body at all stays "empty".
