@@ -218,7 +218,8 @@ impl McpTracker {
         let mut mispaired = false;
         // A POST's stream answers its own `initialize`; an HTTP+SSE GET stream the one POSTed to the message URL.
         let on_get = resp.kind == RespKind::Get;
-        let (mut legacy_init, asked_at) = match s.legacy_init.take().filter(|_| on_get) {
+        // Taken only by a GET stream: a POST's stream must leave the pending HTTP+SSE handshake where it is.
+        let (mut legacy_init, asked_at) = match if on_get { s.legacy_init.take() } else { None } {
             Some((v, f)) => (Some(v), f),
             None => (None, resp.frame),
         };

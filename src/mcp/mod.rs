@@ -310,14 +310,21 @@ struct BareStream {
     stream: u64,
 }
 
+impl BareStream {
+    /// The stream announced `path` to this client under this `Host`.
+    fn serves(&self, client: IpAddr, host: &str, path: &str) -> bool {
+        self.client == client && *self.host == *host && *self.path == *path
+    }
+}
+
 impl ServerState {
     /// The stream a client's request to `host` and `path` without a session parameter belongs to.
     fn bare_stream(&self, client: IpAddr, host: &str, path: &str) -> Option<u64> {
-        self.bare_streams.iter().find(|b| b.client == client && *b.host == *host && *b.path == *path).map(|b| b.stream)
+        self.bare_streams.iter().find(|b| b.serves(client, host, path)).map(|b| b.stream)
     }
 
     fn announce_bare(&mut self, client: IpAddr, host: Arc<str>, path: &str, stream: u64) {
-        self.bare_streams.retain(|b| !(b.client == client && b.host == host && *b.path == *path));
+        self.bare_streams.retain(|b| !b.serves(client, &host, path));
         if self.bare_streams.len() >= MAX_BARE_STREAMS {
             self.bare_streams.pop_back();
         }

@@ -955,8 +955,8 @@ mod tests {
         let run = |method: &str| {
             let mut h = Harness::new();
             let c = session(&mut h);
-            let (target, body) = if method == "GET" { ("/mcp", String::new()) } else { ("/mcp", tool_call(7)) };
-            let g = h.request(c, method, target, &[SID, V25, "Accept: text/event-stream, application/json"], &body);
+            let body = if method == "GET" { String::new() } else { tool_call(7) };
+            let g = h.request(c, method, "/mcp", &[SID, V25, "Accept: text/event-stream, application/json"], &body);
             h.wait(40_000);
             h.sse(c, g, &[]);
             if method == "POST" {
