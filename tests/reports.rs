@@ -314,3 +314,18 @@ fn mcp_through_a_forward_proxy_is_seen_on_the_proxys_hop() {
     assert_eq!(dark, [("CAPTURE-TLS-UNDECRYPTED", "127.0.0.1:19090"), ("CAPTURE-TLS-UNDECRYPTED", "127.0.0.1:19095")]);
     assert!(rows[1][12].starts_with("9 TLS connection(s) to this server not decrypted (no key log)"), "{:?}", rows[1]);
 }
+
+/// A client that keeps its dead session id past the window (longlived-pysdk-reuse-ts: one POST with the dead
+/// id, then 30 s without an initialize) is reported by the `wait` trigger, whose sentence has no reusing
+/// request to name: it must not read "(none) (none)".
+#[test]
+fn a_stale_session_by_waiting_names_no_request() {
+    let rows = csv_of("samples/ecosystem/longlived-pysdk-reuse-ts.pcap", &[]);
+    let stale: Vec<&Vec<String>> = rows.iter().skip(1).filter(|r| r[2] == "MCP-NO-REINITIALIZE").collect();
+    assert_eq!(stale.len(), 1, "{rows:?}");
+    assert_eq!((stale[0][5].as_str(), stale[0][10].as_str(), stale[0][11].as_str()), ("127.0.0.1:53846", "2", "85;95;107"));
+    assert_eq!(
+        stale[0][12],
+        "wait: 30000 ms after the server answered 404 for session 6e2ad26e7fd6440a9b0afd5fc408dd08 (1 POST(s) with the dead id since), and no new initialize (window 30 s)"
+    );
+}

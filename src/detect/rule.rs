@@ -374,18 +374,22 @@ impl Rule {
             let after = after.get(1..).unwrap_or("");
             match after.find('}') {
                 Some(close) => {
-                    let name = after.get(..close).unwrap_or("");
+                    let written = after.get(..close).unwrap_or("");
+                    let (name, optional) = placeholder_name(written);
+                    rest = after.get(close + 1..).unwrap_or("");
                     match fact.field(name).map(|v| v.to_string()).or_else(|| self.params.get(name).map(param_text)) {
+                        // `{name?}`: a value only some firings have (the reusing request of a trigger that
+                        // has none) is left out with the space after it, so the sentence still reads.
+                        Some(v) if v.is_empty() && optional => rest = rest.strip_prefix(' ').unwrap_or(rest),
                         // An empty value (no content type, no method) reads better named than blank.
                         Some(v) if v.is_empty() => out.push_str("(none)"),
                         Some(v) => out.push_str(&v),
                         None => {
                             out.push('{');
-                            out.push_str(name);
+                            out.push_str(written);
                             out.push('}');
                         }
                     }
-                    rest = after.get(close + 1..).unwrap_or("");
                 }
                 None => {
                     out.push('{');
@@ -398,7 +402,15 @@ impl Rule {
     }
 }
 
-/// `{name}` placeholders of an evidence template.
+/// A placeholder's field or param name, and whether it was written `{name?}` (left out when empty).
+fn placeholder_name(written: &str) -> (&str, bool) {
+    match written.strip_suffix('?') {
+        Some(name) => (name, true),
+        None => (written, false),
+    }
+}
+
+/// `{name}` and `{name?}` placeholders of an evidence template, by name.
 fn placeholders(template: &str) -> Vec<&str> {
     let mut names = Vec::new();
     let mut rest = template;
@@ -406,7 +418,7 @@ fn placeholders(template: &str) -> Vec<&str> {
         let after = rest.get(open + 1..).unwrap_or("");
         match after.find('}') {
             Some(close) => {
-                names.push(after.get(..close).unwrap_or(""));
+                names.push(placeholder_name(after.get(..close).unwrap_or("")).0);
                 rest = after.get(close + 1..).unwrap_or("");
             }
             None => break,
@@ -732,6 +744,17 @@ min_json = 1
         assert_eq!(r.matches(&fact("ordered", 2)), Ok(false));
         assert_eq!(r.matches(&fact("none", 0)), Ok(false));
         assert_eq!(r.render_evidence(&fact("none", 2)), "after 2 JSON responses, cursor none (min 1)");
+    }
+
+    #[test]
+    fn optional_placeholder_leaves_an_empty_value_out() {
+        let r = Rule::parse("t.toml", &GOOD.replace("cursor {cursor} (min", "cursor {cursor?} (min")).unwrap();
+        assert_eq!(r.render_evidence(&fact("", 2)), "after 2 JSON responses, cursor (min 1)");
+        assert_eq!(r.render_evidence(&fact("none", 2)), "after 2 JSON responses, cursor none (min 1)");
+        let plain = Rule::parse("t.toml", GOOD).unwrap();
+        assert_eq!(plain.render_evidence(&fact("", 2)), "after 2 JSON responses, cursor (none) (min 1)");
+        let e = Rule::parse("t", &GOOD.replace("{cursor}", "{cursr?}")).unwrap_err().to_string();
+        assert!(e.contains("evidence names '{cursr}'"), "{e}");
     }
 
     #[test]
