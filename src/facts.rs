@@ -346,6 +346,8 @@ facts! {
         /// Ages (ms, capture time) of this session's or endpoint's 5xx responses, newest first, at most 32,
         /// including this one.
         recent_5xx_ms: IntList,
+        /// The frames of those responses' heads, in the same order: where each one is in the capture.
+        recent_5xx_frames: IntList,
     }
 
     /// A client fell back to the deprecated HTTP+SSE transport: a POST to the server failed, then the same

@@ -63,7 +63,7 @@ use response::version_check;
 pub use crate::facts::Checkpoints;
 /// Dead session ids remembered per client.
 const MAX_DEAD: usize = 64;
-/// 5xx times remembered per server endpoint for `recent_5xx_ms`.
+/// 5xx answers remembered per server endpoint for `recent_5xx_ms` and `recent_5xx_frames`.
 const RECENT_5XX: usize = 32;
 
 /// `resource_metadata` paths kept per server: a server names one, or one per protected resource.
@@ -274,8 +274,8 @@ struct ServerState {
     /// and all it decides is that a request to that exact path with an MCP header and no MCP message is a
     /// metadata fetch.
     metadata_paths: WireSet<String>,
-    /// The latest 5xx times per site and path (MCP-5XX-CASCADE is per endpoint).
-    recent_5xx: SitePaths<VecDeque<Timestamp>>,
+    /// The latest 5xx answers (time, head frame) per site and path (MCP-5XX-CASCADE is per endpoint).
+    recent_5xx: SitePaths<VecDeque<(Timestamp, u64)>>,
     gaps: u64,
     missed_bytes: u64,
     /// Frames where gaps were noticed (at most `detect::MAX_FRAMES`), and the first gap's client.

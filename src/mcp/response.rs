@@ -266,7 +266,7 @@ impl McpTracker {
                 let st = self.servers.get_or_default(server);
                 // ALLOC: per site endpoint, RECENT_5XX times
                 if let Some(q) = st.recent_5xx.get_or_insert_with(&info.host, &path, VecDeque::new) {
-                    q.push_front(ts);
+                    q.push_front((ts, frame));
                     q.truncate(RECENT_5XX);
                 }
             }
@@ -559,11 +559,12 @@ impl McpTracker {
             let fingerprint = fingerprint(resp.status, kind, code, &rpc_id, &message);
             let site = req.map_or(&*s.host, Req::host);
             let on_mcp = self.servers.get(&server).is_some_and(|st| st.mcp_paths.contains(site, &path));
-            let recent: Vec<i64> = self
+            // ALLOC: per 4xx/5xx answer, two lists of at most RECENT_5XX
+            let (recent, recent_frames): (Vec<i64>, Vec<i64>) = self
                 .servers
                 .get(&server)
                 .and_then(|st| st.recent_5xx.get(site, &path))
-                .map(|q| q.iter().map(|t| ts.since(*t).0 / 1_000_000).collect())
+                .map(|q| q.iter().map(|(t, f)| (ts.since(*t).0 / 1_000_000, i64::try_from(*f).unwrap_or(i64::MAX))).unzip())
                 .unwrap_or_default();
             out(Fact {
                 ctx: ctx(s, exchange_frames()),
@@ -583,6 +584,7 @@ impl McpTracker {
                     on_mcp_endpoint: on_mcp,
                     auth_challenge: resp.auth_challenge,
                     recent_5xx_ms: recent,
+                    recent_5xx_frames: recent_frames,
                 }),
             });
             let modern = s.era == Era::Stateless2026;
