@@ -276,12 +276,13 @@ facts! {
         /// `repeat` or `backwards`.
         anomaly: Str,
         id: Str,
-        /// The previous id on this stream, or `""`.
+        /// The previous id on this stream, or `""`; on a resumption's first id, the cursor it resumed from
+        /// (a resumed stream continues the one its `Last-Event-ID` came from).
         previous: Str,
         /// A repeat of an id first issued on the same stream.
         same_stream: Bool,
         /// The stream is a resumption (GET with `Last-Event-ID`) and the id was issued at or before the
-        /// cursor: a replay.
+        /// cursor for the same event (its data unchanged): a replay. An old id on a new event is a reuse.
         replay: Bool,
         /// The `Last-Event-ID` the stream resumed from, or `""`.
         last_event_id: Str,

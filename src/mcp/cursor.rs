@@ -55,6 +55,15 @@ pub enum Step {
     WentBack,
 }
 
+/// Whether `id`, as the next id of a stream whose last id was `cursor`, orders below it. A resumption (a
+/// GET with `Last-Event-ID`) continues the stream its cursor came from (MCP 2025-03-26 transports,
+/// "Resumability and Redelivery"), so its ids are judged against that cursor.
+pub fn orders_below(id: &str, cursor: &str) -> bool {
+    let mut stream = CursorState::None;
+    stream.step(cursor, false);
+    stream.step(id, false) == Step::WentBack
+}
+
 /// The longest random tag after the last `_` that is cut off before ordering.
 const MAX_TAG: usize = 16;
 
@@ -153,6 +162,16 @@ impl CursorState {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;
+
+    #[test]
+    fn an_id_orders_below_a_cursor_only_where_both_order() {
+        assert!(orders_below("5", "10"));
+        assert!(orders_below("s_1796_ab1", "s_1797_zz9"));
+        assert!(!orders_below("11", "10"));
+        assert!(!orders_below("10", "10"));
+        assert!(!orders_below("0c6e6a4e-9d0b-4b1a-8f57-3f2d2a1b0c9d", "10"));
+        assert!(!orders_below("evt-3", "10/2"));
+    }
 
     fn run(ids: &[&str]) -> (CursorState, Vec<Step>) {
         let mut seen = std::collections::HashSet::new();

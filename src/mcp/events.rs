@@ -167,17 +167,21 @@ impl McpTracker {
         let ctx = |s: &Session, frames: Vec<u64>| context(s, client, get_path.clone(), ts, frames);
         if let Some(id) = event.id.as_deref().filter(|id| !id.is_empty()) {
             st.ids += 1;
-            let earlier = s.issue_event_id(id, st.uid, cap);
+            let content = super::event_ids::EventIds::digest(&event.data);
+            let earlier = s.issue_event_id(id, st.uid, content, cap);
             // The previous id is copied only for a fact.
             let previous = |st: &StreamTrack| -> Cow<'static, str> { st.last_id.clone().unwrap_or_default().into() };
+            // A replay delivers an event the cursor had already passed: the same event again. An id issued
+            // before the cursor but carried by a new event is a reused id (a server whose counter restarted
+            // under a session that outlived it), not a replay.
+            let replay = match (&st.resumed_from, earlier) {
+                (Some((_, Some(cursor_seq))), Some(e)) => e.order <= *cursor_seq && e.content == content,
+                _ => false,
+            };
             match st.cursor.step(id, earlier.is_some()) {
                 Step::Advanced => {}
                 Step::Repeated => {
-                    let (stream, seq) = earlier.unwrap_or((0, 0));
-                    let replay = match &st.resumed_from {
-                        Some((_, Some(cursor_seq))) => seq <= *cursor_seq,
-                        _ => false,
-                    };
+                    let stream = earlier.map_or(0, |e| e.stream);
                     out(Fact {
                         ctx: ctx(s, vec![frame]),
                         kind: FactKind::EventIdAnomaly(facts::EventIdAnomaly {
@@ -201,6 +205,21 @@ impl McpTracker {
                         last_event_id: "".into(),
                     }),
                 }),
+            }
+            // A resumed stream's first id follows its cursor, not nothing: below it, the ids went back
+            // (unless the event is a replay, which its own rule reports).
+            if let Some((cursor, _)) = st.resumed_from.as_ref().filter(|(c, _)| st.last_id.is_none() && !replay && cursor::orders_below(id, c)) {
+                out(Fact {
+                    ctx: ctx(s, vec![frame]),
+                    kind: FactKind::EventIdAnomaly(facts::EventIdAnomaly {
+                        anomaly: "backwards".into(),
+                        id: id.to_string().into(),
+                        previous: cursor.clone().into(),
+                        same_stream: true,
+                        replay: false,
+                        last_event_id: cursor.clone().into(),
+                    }),
+                });
             }
             // The stream's buffer is reused for each id.
             let last = st.last_id.get_or_insert_with(String::new);
@@ -517,6 +536,43 @@ mod tests {
         h.event(c, g, Some("1"), &progress());
         h.finish();
         assert!(h.alarms().contains(&"MCP-RESUME-REPLAY".to_string()), "{:?}", h.alarms());
+    }
+
+    #[test]
+    fn resumption_carrying_new_events_under_old_ids_is_reuse_and_regression_not_replay() {
+        // A server restarted under a session that outlived it (its store persisted the session, its counter
+        // did not: samples/ecosystem/situations3-restart-counter-*.pcap): the resumed stream goes on from
+        // cursor 2 with ids 1 and 2 again, on events the client never had.
+        let mut h = Harness::new();
+        let c = json_session(&mut h, 0);
+        sse_reply(&mut h, c, 1, true, &["1", "2"]);
+        let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream", "Last-Event-ID: 2"], "");
+        h.sse(c, g, &[]);
+        h.event(c, g, Some("1"), &notify("notifications/message", r#"{"level":"info","data":"tick 9"}"#));
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-EVENT-ID-REGRESSION", "MCP-EVENT-ID-REUSE"]);
+        let back: Vec<(String, String)> = h
+            .facts_of("event_id")
+            .iter()
+            .filter_map(|f| match &f.kind {
+                FactKind::EventIdAnomaly(a) if a.anomaly == "backwards" => Some((a.id.to_string(), a.previous.to_string())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(back, [("1".to_string(), "2".to_string())]);
+    }
+
+    #[test]
+    fn resumption_going_on_above_its_cursor_is_no_regression() {
+        let mut h = Harness::new();
+        let c = json_session(&mut h, 0);
+        sse_reply(&mut h, c, 1, true, &["7", "8"]);
+        let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream", "Last-Event-ID: 8"], "");
+        h.sse(c, g, &[]);
+        h.event(c, g, Some("9"), &progress());
+        h.event(c, g, Some("10"), &progress());
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
     }
 
     #[test]

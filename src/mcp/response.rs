@@ -252,7 +252,7 @@ impl McpTracker {
                 }),
             });
             if let (Some(x), Some(st)) = (last_event_id.clone(), resp.stream.as_mut()) {
-                st.resumed_from = Some((x, known.map(|(_, seq)| seq)));
+                st.resumed_from = Some((x, known.map(|k| k.order)));
             }
         }
 

@@ -11,6 +11,7 @@ use hashbrown::HashTable;
 use crate::keyed::{WireMap, WireState};
 use std::net::{IpAddr, SocketAddr};
 
+use super::event_ids::Issue;
 use crate::facts::Era;
 use crate::time::Timestamp;
 
@@ -338,15 +339,15 @@ impl Session {
         }
     }
 
-    /// Records an event id issued by stream `stream`; returns the stream and issue order of an earlier
-    /// issue of the same id, if any.
-    pub fn issue_event_id(&mut self, id: &str, stream: u64, cap: usize) -> Option<(u64, u64)> {
+    /// Records an event id issued by stream `stream` for an event whose data has the digest `content`;
+    /// returns an earlier issue of the same id, if any.
+    pub fn issue_event_id(&mut self, id: &str, stream: u64, content: u64, cap: usize) -> Option<Issue> {
         if let Some(earlier) = self.event_ids.get(id) {
             return Some(earlier);
         }
         self.ids_issued += 1;
         if self.event_ids.len() < cap {
-            self.event_ids.insert(id, stream, self.ids_issued);
+            self.event_ids.insert(id, Issue { stream, order: self.ids_issued, content });
         } else {
             self.event_ids_full = true;
         }
@@ -624,9 +625,9 @@ mod tests {
     fn event_ids_bounded() {
         let server: SocketAddr = "127.0.0.1:8000".parse().unwrap();
         let mut s = Session::new(SessionKey { server, ident: SessionIdent::McpSessionId("a".into()) }, Timestamp(0));
-        assert_eq!(s.issue_event_id("1", 7, 1), None);
-        assert_eq!(s.issue_event_id("1", 8, 1), Some((7, 1)));
-        assert_eq!(s.issue_event_id("2", 7, 1), None);
+        assert_eq!(s.issue_event_id("1", 7, 70, 1), None);
+        assert_eq!(s.issue_event_id("1", 8, 80, 1), Some(Issue { stream: 7, order: 1, content: 70 }));
+        assert_eq!(s.issue_event_id("2", 7, 70, 1), None);
         assert!(s.event_ids_full);
     }
 
