@@ -526,13 +526,21 @@ mod tests {
         assert_eq!(h.alarms(), vec!["MCP-EVENT-ID-REGRESSION", "MCP-EVENT-ID-REUSE", "MCP-SSE-DOWNGRADE"]);
     }
 
+    /// A session whose streaming reply to call 1 carried `ids` (progress, then the result), and a GET
+    /// resuming from `cursor`, its stream open.
+    fn resumed(h: &mut Harness, ids: &[&str], cursor: &str) -> (crate::reassembly::ConnId, crate::http::TxId) {
+        let c = json_session(h, 0);
+        sse_reply(h, c, 1, true, ids);
+        let last = format!("Last-Event-ID: {cursor}");
+        let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream", &last], "");
+        h.sse(c, g, &[]);
+        (c, g)
+    }
+
     #[test]
     fn resumption_replaying_events_at_or_before_the_cursor_is_a_replay() {
         let mut h = Harness::new();
-        let c = json_session(&mut h, 0);
-        sse_reply(&mut h, c, 1, true, &["1", "2"]);
-        let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream", "Last-Event-ID: 2"], "");
-        h.sse(c, g, &[]);
+        let (c, g) = resumed(&mut h, &["1", "2"], "2");
         h.event(c, g, Some("1"), &progress());
         h.finish();
         assert!(h.alarms().contains(&"MCP-RESUME-REPLAY".to_string()), "{:?}", h.alarms());
@@ -544,10 +552,7 @@ mod tests {
         // did not: samples/ecosystem/situations3-restart-counter-*.pcap): the resumed stream goes on from
         // cursor 2 with ids 1 and 2 again, on events the client never had.
         let mut h = Harness::new();
-        let c = json_session(&mut h, 0);
-        sse_reply(&mut h, c, 1, true, &["1", "2"]);
-        let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream", "Last-Event-ID: 2"], "");
-        h.sse(c, g, &[]);
+        let (c, g) = resumed(&mut h, &["1", "2"], "2");
         h.event(c, g, Some("1"), &notify("notifications/message", r#"{"level":"info","data":"tick 9"}"#));
         h.finish();
         assert_eq!(h.alarms(), vec!["MCP-EVENT-ID-REGRESSION", "MCP-EVENT-ID-REUSE"]);
@@ -565,10 +570,7 @@ mod tests {
     #[test]
     fn resumption_going_on_above_its_cursor_is_no_regression() {
         let mut h = Harness::new();
-        let c = json_session(&mut h, 0);
-        sse_reply(&mut h, c, 1, true, &["7", "8"]);
-        let g = h.request(c, "GET", "/mcp", &[SID, V25, "Accept: text/event-stream", "Last-Event-ID: 8"], "");
-        h.sse(c, g, &[]);
+        let (c, g) = resumed(&mut h, &["7", "8"], "8");
         h.event(c, g, Some("9"), &progress());
         h.event(c, g, Some("10"), &progress());
         h.finish();
