@@ -178,46 +178,37 @@ impl McpTracker {
                 (Some((_, Some(cursor_seq))), Some(e)) => e.order <= *cursor_seq && e.content == content,
                 _ => false,
             };
-            match st.cursor.step(id, earlier.is_some()) {
-                Step::Advanced => {}
-                Step::Repeated => {
-                    let stream = earlier.map_or(0, |e| e.stream);
-                    out(Fact {
-                        ctx: ctx(s, vec![frame]),
-                        kind: FactKind::EventIdAnomaly(facts::EventIdAnomaly {
-                            anomaly: "repeat".into(),
-                            id: id.to_string().into(),
-                            previous: previous(st),
-                            same_stream: stream == st.uid,
-                            replay,
-                            last_event_id: (st.resumed_from.as_ref().map(|(x, _)| x.clone()).unwrap_or_default()).into(),
-                        }),
-                    });
-                }
-                Step::WentBack => out(Fact {
+            let step = st.cursor.step(id, earlier.is_some());
+            if step == Step::Repeated {
+                out(Fact {
                     ctx: ctx(s, vec![frame]),
                     kind: FactKind::EventIdAnomaly(facts::EventIdAnomaly {
-                        anomaly: "backwards".into(),
+                        anomaly: "repeat".into(),
                         id: id.to_string().into(),
                         previous: previous(st),
-                        same_stream: true,
-                        replay: false,
-                        last_event_id: "".into(),
+                        same_stream: earlier.is_some_and(|e| e.stream == st.uid),
+                        replay,
+                        last_event_id: (st.resumed_from.as_ref().map(|(x, _)| x.clone()).unwrap_or_default()).into(),
                     }),
-                }),
+                });
             }
-            // A resumed stream's first id follows its cursor, not nothing: below it, the ids went back
-            // (unless the event is a replay, which its own rule reports).
-            if let Some((cursor, _)) = st.resumed_from.as_ref().filter(|(c, _)| st.last_id.is_none() && !replay && cursor::orders_below(id, c)) {
+            // A resumed stream continues the one its cursor came from: its first id follows the cursor, and
+            // below it the ids went back (unless the event is a replay, which its own rule reports).
+            let below_cursor = st
+                .resumed_from
+                .as_ref()
+                .map(|(c, _)| c)
+                .filter(|c| st.last_id.is_none() && !replay && cursor::orders_below(id, c));
+            if step == Step::WentBack || below_cursor.is_some() {
                 out(Fact {
                     ctx: ctx(s, vec![frame]),
                     kind: FactKind::EventIdAnomaly(facts::EventIdAnomaly {
                         anomaly: "backwards".into(),
                         id: id.to_string().into(),
-                        previous: cursor.clone().into(),
+                        previous: below_cursor.map_or_else(|| previous(st), |c| c.clone().into()),
                         same_stream: true,
                         replay: false,
-                        last_event_id: cursor.clone().into(),
+                        last_event_id: below_cursor.cloned().unwrap_or_default().into(),
                     }),
                 });
             }
