@@ -538,6 +538,17 @@ mod tests {
     }
 
     #[test]
+    fn a_replay_below_the_cursor_is_a_replay_only() {
+        // The same event again under its own id: the ids go back from the cursor because the server replays,
+        // which MCP-RESUME-REPLAY says; no reuse, no regression besides.
+        let mut h = Harness::new();
+        let (c, g) = resumed(&mut h, &["1", "2"], "2");
+        h.event(c, g, Some("1"), &progress());
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-RESUME-REPLAY"]);
+    }
+
+    #[test]
     fn resumption_carrying_new_events_under_old_ids_is_reuse_and_regression_not_replay() {
         // A server restarted under a session that outlived it (its store persisted the session, its counter
         // did not: samples/ecosystem/situations3-restart-counter-*.pcap): the resumed stream goes on from
