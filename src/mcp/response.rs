@@ -940,6 +940,24 @@ mod tests {
     }
 
     #[test]
+    fn a_framework_error_naming_another_cause_is_no_session_status_incident() {
+        // Fastify 5 rejects a DELETE that says Content-Type: application/json and carries no body, before the
+        // MCP transport sees it (samples/ecosystem/jsservers4-fastify-stateful.pcap): the cause is in the
+        // JSON object's `message`, past the first 120 characters of the object as written.
+        let run = |body: &str| {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let d = h.request(c, "DELETE", "/mcp", &[SID, V25, "Content-Type: application/json"], "");
+            h.reply(c, d, 400, &["Content-Type: application/json; charset=utf-8"], body);
+            h.finish();
+            h.fired()
+        };
+        let fastify = r#"{"statusCode":400,"code":"FST_ERR_CTP_EMPTY_JSON_BODY","error":"Bad Request","message":"Body cannot be empty when content-type is set to 'application/json'"}"#;
+        assert!(!run(fastify).contains(&"MCP-SESSION-STATUS".to_string()));
+        assert!(run(r#"{"statusCode":400,"code":"X","error":"Bad Request","message":"Bad Request"}"#).contains(&"MCP-SESSION-STATUS".to_string()));
+    }
+
+    #[test]
     fn error_messages_naming_another_cause() {
         for (m, code) in [("Bad Request: Protocol version mismatch", 0), ("Not Acceptable: Client must accept text/event-stream", 0), ("Invalid Host header", 0), ("x", -32700), ("x", -32022)] {
             assert!(names_other_cause(m, code), "{m} {code}");

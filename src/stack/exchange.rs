@@ -72,7 +72,8 @@ pub struct BodyText {
     pub blank: bool,
     /// Starts with `<` (HTML or XML).
     pub markup: bool,
-    /// The first line that is not blank, trimmed, at most [`FIRST_LINE_CHARS`] characters.
+    /// The first line that is not blank, trimmed, at most [`FIRST_LINE_CHARS`] characters; of a JSON
+    /// object that carries a framework's error message, that message's first line.
     pub first_line: String,
 }
 
@@ -82,12 +83,34 @@ pub const FIRST_LINE_CHARS: usize = 120;
 impl BodyText {
     pub fn of(body: &[u8]) -> BodyText {
         let text = String::from_utf8_lossy(body);
+        let message = framework_message(&text);
+        let shown = message.as_deref().unwrap_or(&text);
         BodyText {
             blank: body.iter().all(u8::is_ascii_whitespace),
             markup: text.trim_start().starts_with('<'),
-            first_line: text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("").chars().take(FIRST_LINE_CHARS).collect(),
+            first_line: shown.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("").chars().take(FIRST_LINE_CHARS).collect(),
         }
     }
+}
+
+/// The message of a web framework's JSON error object, which is not JSON-RPC: Fastify's and Spring's
+/// `message`, FastAPI's `detail`, OAuth's `error_description`, a bare `error` string or an `error` object's
+/// `message`. The object's first line would show its keys and cut the message off (Fastify's
+/// `{"statusCode":400,"code":"FST_ERR_CTP_EMPTY_JSON_BODY","error":"Bad Request","message":"Body cannot be
+/// empty when content-type is set to 'application/json'"}`, samples/ecosystem/jsservers4-fastify-stateful.pcap),
+/// and what the message says decides whether a rejection names its cause.
+fn framework_message(text: &str) -> Option<String> {
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let serde_json::Value::Object(o) = serde_json::from_str::<serde_json::Value>(text).ok()? else { return None };
+    let string = |k: &str| o.get(k).and_then(serde_json::Value::as_str).filter(|m| !m.trim().is_empty());
+    string("message")
+        .or_else(|| string("detail"))
+        .or_else(|| string("error_description"))
+        .or_else(|| string("error"))
+        .or_else(|| o.get("error").and_then(|e| e.get("message")).and_then(serde_json::Value::as_str))
+        .map(str::to_string)
 }
 
 /// A body as the JSON-RPC stage found it.
@@ -104,4 +127,29 @@ pub enum Body {
     /// Not JSON-RPC (not JSON, or JSON without a JSON-RPC message).
     Undecodable,
     Messages(Messages),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_framework_error_object_is_quoted_by_its_message() {
+        let fastify = br#"{"statusCode":400,"code":"FST_ERR_CTP_EMPTY_JSON_BODY","error":"Bad Request","message":"Body cannot be empty when content-type is set to 'application/json'"}"#;
+        assert_eq!(BodyText::of(fastify).first_line, "Body cannot be empty when content-type is set to 'application/json'");
+        assert_eq!(BodyText::of(br#"{"detail":"Not Found"}"#).first_line, "Not Found");
+        assert_eq!(BodyText::of(br#"{"error":"invalid_token","error_description":"expired"}"#).first_line, "expired");
+        assert_eq!(BodyText::of(br#"{"error":{"message":"Session gone\nretry"}}"#).first_line, "Session gone");
+        assert_eq!(BodyText::of(br#"{"error":"Session not found"}"#).first_line, "Session not found");
+    }
+
+    #[test]
+    fn other_bodies_are_quoted_by_their_first_line() {
+        // No message key, an array, broken JSON, plain text: the first line as written.
+        assert_eq!(BodyText::of(br#"{"ok":false}"#).first_line, r#"{"ok":false}"#);
+        assert_eq!(BodyText::of(br#"[{"message":"x"}]"#).first_line, r#"[{"message":"x"}]"#);
+        assert_eq!(BodyText::of(b"{\"message\":\"cut").first_line, "{\"message\":\"cut");
+        assert_eq!(BodyText::of(b"\n  Bad Request\nmore").first_line, "Bad Request");
+        assert_eq!(BodyText::of(br#"{"message":"  "}"#).first_line, r#"{"message":"  "}"#);
+    }
 }
