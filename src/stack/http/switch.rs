@@ -60,15 +60,15 @@ pub struct Tunnel {
     pub next_tx: TxId,
 }
 
-/// Bytes that read as a run of plausible HTTP/2 frames (RFC 9113 §4.1: known type, length within the default
-/// SETTINGS_MAX_FRAME_SIZE, connection-level types on stream 0 and the others off it), the last one possibly
-/// unfinished: a connection picked up midstream. An HTTP/1.x message never passes (its first three bytes, read
-/// as a length, are far over 16384).
+/// Bytes that read as a run of plausible HTTP/2 frames (RFC 9113 §4.1: a header a sender could write, length
+/// within the default SETTINGS_MAX_FRAME_SIZE, connection-level types on stream 0 and the others off it), the
+/// last one possibly unfinished: a connection picked up midstream. An HTTP/1.x message never passes (its first
+/// three bytes, read as a length, are far over 16384).
 fn looks_like_h2_frames(mut bytes: &[u8]) -> bool {
     let mut frames = 0;
     while let Some(h) = FrameHeader::parse(bytes) {
         let on_zero = matches!(h.kind, frame::SETTINGS | frame::PING | frame::GOAWAY);
-        if h.kind > frame::CONTINUATION || h.len > frame::DEFAULT_MAX_FRAME || on_zero != (h.stream == 0) && h.kind != frame::WINDOW_UPDATE {
+        if !h.sendable() || h.len > frame::DEFAULT_MAX_FRAME || on_zero != (h.stream == 0) && h.kind != frame::WINDOW_UPDATE {
             return false;
         }
         frames += 1;

@@ -58,6 +58,29 @@ impl FrameHeader {
     }
 }
 
+impl FrameHeader {
+    /// A header a sender could have written (RFC 9113 §6): a known type with no flag its section leaves
+    /// undefined (§4.1: "Unused flags ... MUST be left unset (0x00) when sending"), and the fixed or minimum
+    /// length of the types that have one. What a midstream pickup is judged by: another binary protocol's
+    /// first bytes read as some frame header now and then (nginx's `uwsgi_pass` packet, `00 1c 02 00 0c`: a
+    /// DATA frame with END_HEADERS set, samples/ecosystem/wsgi-nginx-uwsgi.pcap).
+    pub fn sendable(&self) -> bool {
+        let (defined, len_ok) = match self.kind {
+            DATA => (END_STREAM | PADDED, true),
+            HEADERS => (END_STREAM | END_HEADERS | PADDED | PRIORITY_FLAG, true),
+            PRIORITY => (0, self.len == 5),
+            RST_STREAM | WINDOW_UPDATE => (0, self.len == 4),
+            SETTINGS => (ACK, self.len % 6 == 0),
+            PUSH_PROMISE => (END_HEADERS | PADDED, self.len >= 4),
+            PING => (ACK, self.len == 8),
+            GOAWAY => (0, self.len >= 8),
+            CONTINUATION => (END_HEADERS, true),
+            _ => return false,
+        };
+        self.flags & !defined == 0 && len_ok
+    }
+}
+
 /// A decoded frame; slices borrow the payload.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Frame<'a> {

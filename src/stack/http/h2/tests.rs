@@ -401,6 +401,22 @@ fn plaintext_h2_picked_up_midstream_is_reported_not_parsed_as_http1() {
     assert_eq!(c.h2_unanalysed().map(|u| u.0), Some(Unanalysed::Midstream));
 }
 
+#[test]
+fn another_binary_protocol_is_not_taken_for_h2_picked_up_midstream() {
+    // nginx `uwsgi_pass`: a uwsgi packet header (modifier1 0, a little-endian size of 540, modifier2 0) and
+    // the first variable's name length (12, QUERY_STRING), read as an HTTP/2 frame header: a DATA frame of
+    // 7,170 bytes with END_HEADERS set, which no sender writes (samples/ecosystem/wsgi-nginx-uwsgi.pcap).
+    let mut uwsgi = vec![0x00, 0x1c, 0x02, 0x00, 0x0c, 0x00];
+    uwsgi.extend_from_slice(b"QUERY_STRING\x00\x00\x0e\x00REQUEST_METHOD\x04\x00POST");
+    let reply = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}".to_vec();
+    let (_, c) = run(&[(ToServer, uwsgi.clone()), (ToClient, reply)]);
+    assert_eq!(c.h2_unanalysed(), None);
+    // The same header with only the flags DATA defines (END_STREAM, PADDED) still reads as HTTP/2 frames.
+    uwsgi[4] = 0x08;
+    let (_, c) = run(&[(ToServer, uwsgi)]);
+    assert_eq!(c.h2_unanalysed().map(|u| u.0), Some(Unanalysed::Midstream));
+}
+
 fn gzip(bytes: &[u8]) -> Vec<u8> {
     use std::io::Write;
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
