@@ -216,7 +216,9 @@ fn single_thread(
     let mut result = Ok(());
     let mut fatal = None;
     loop {
-        match feed_next(&mut reader, &mut front, &mut |cmd| analyzer::keep_first_error(&mut result, || back.handle(cmd, sink))) {
+        let fed = feed_next(&mut reader, &mut front, &mut |cmd| analyzer::keep_first_error(&mut result, || back.handle(cmd, sink)));
+        front.expect_timer(back.next_timer());
+        match fed {
             Ok(true) => {}
             Ok(false) => break,
             Err(e) => {

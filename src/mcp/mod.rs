@@ -987,9 +987,7 @@ impl McpTracker {
     /// Moves capture time: fires due timers (waiting requests, missing re-initialize) and releases
     /// sessions idle for longer than `Limits::session_idle_secs`.
     pub fn advance<F: FnMut(Fact)>(&mut self, now: Timestamp, out: &mut F) {
-        while let Some((at, timer)) = self.timers.pop_due(now) {
-            self.fire(at, timer, out);
-        }
+        self.fire_due(now, out);
         if now.since(self.last_expiry) < Duration::from_secs(1) {
             return;
         }
@@ -1003,6 +1001,18 @@ impl McpTracker {
             }
             self.stats.sessions_expired += 1;
             *self.stats.sessions_by_era.entry(s.era).or_default() += 1;
+        }
+    }
+
+    /// When the earliest timer, pending or cancelled, is due.
+    pub fn next_timer(&self) -> Option<Timestamp> {
+        self.timers.next_at()
+    }
+
+    /// Fires the timers due by `now` (capture time).
+    pub fn fire_due<F: FnMut(Fact)>(&mut self, now: Timestamp, out: &mut F) {
+        while let Some((at, timer)) = self.timers.pop_due(now) {
+            self.fire(at, timer, out);
         }
     }
 

@@ -615,6 +615,7 @@ fn work(
                 Item::Advance(ts) => front.advance(ts, &mut |cmd| handle(&mut back, cmd)),
                 Item::Coverage(c) => handle(&mut back, Cmd::Coverage(c)),
             }
+            front.expect_timer(back.next_timer());
         }
         if let Some(g) = gauge {
             g.sessions.store(back.open_sessions(), Ordering::Relaxed);
