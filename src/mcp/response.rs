@@ -426,9 +426,16 @@ impl McpTracker {
         s.last_seen = s.last_seen.max(ts);
         let ctx = |s: &Session, frames: Vec<u64>| context(s, client, path.clone(), ts, frames);
 
+        // An `initialize` POST whose SSE reply ended before the answer: the client gave up waiting (closed it)
+        // or the server ended it. Either is what a client falls back from, as from a status (the spec's
+        // backwards compatibility: the client POSTs `initialize` and falls back when that fails).
+        let mut handshake_unanswered = None;
         // An undecodable SSE body is not a stream without events or ids: nothing is judged on it (the
         // coverage notice CAPTURE-BODY-UNDECODED says it was not seen).
         if let Some(st) = resp.stream.as_mut().filter(|_| !resp.undecoded) {
+            if resp.kind == RespKind::Post && !st.pending.is_empty() && !capture_loss && req.is_some_and(Req::is_initialize) {
+                handshake_unanswered = Some(if closed_by == "client" { "timeout" } else { "no-response" });
+            }
             st.end(ts);
             if let Some(p) = resp.shift.take() {
                 let f = p.fact.frame as u64;
@@ -611,6 +618,14 @@ impl McpTracker {
                 let failed = FailedPost { kind: "status", status: resp.status, code, body: kind, version, host, path: path.to_string(), ts, frame: resp.frame };
                 self.client_mut(client.ip(), server).failed_post = Some(failed);
             }
+        }
+        // The TypeScript SDK's fallback example gives up on an `initialize` whose SSE reply never answers
+        // after 60 s, then GETs the URL for an `endpoint` event (samples/ecosystem/situations5-vercel-fallback-ts.pcap:
+        // @vercel/mcp-adapter 0.5 answers a POST to its legacy URL with that event).
+        if let (Some(kind), Some(r)) = (handshake_unanswered, req) {
+            let version = r.requested_version().or_else(|| r.proto_version().map(str::to_string)).unwrap_or_default();
+            let failed = FailedPost { kind, status: 0, code: 0, body: "none", version, host: r.host_shared(), path: path.to_string(), ts, frame: r.frame };
+            self.client_mut(client.ip(), server).failed_post = Some(failed);
         }
     }
 }
@@ -1752,6 +1767,35 @@ mod tests {
     #[test]
     fn fallback_after_a_500_is_unjustified_only() {
         assert_eq!(fallback(500, "/sse"), vec!["MCP-FALLBACK-UNJUSTIFIED"]);
+    }
+
+    #[test]
+    fn an_initialize_the_client_gave_up_on_is_what_it_fell_back_from() {
+        // @vercel/mcp-adapter 0.5 answers a POST to its legacy URL with the `endpoint` event and nothing more;
+        // the TypeScript SDK's fallback example gives up after 60 s and GETs the URL (samples/ecosystem/
+        // situations5-vercel-fallback-ts.pcap): a fallback on a timeout, which no era allows.
+        let run = |body: &str| {
+            let mut h = Harness::new();
+            let c = h.connect("10.0.0.1:40000");
+            let tx = h.request(c, "POST", "/sse", &["Accept: application/json, text/event-stream"], body);
+            h.sse(c, tx, &[]);
+            h.event_named(c, tx, Some("endpoint"), None, "/message?sessionId=abc");
+            h.wait(60_000);
+            h.close_stream(c, tx, Direction::ToServer, EndReason::Fin);
+            let c2 = h.connect("10.0.0.1:40001");
+            let g = h.request(c2, "GET", "/sse", &["Accept: text/event-stream"], "");
+            h.sse(c2, g, &[]);
+            h.event_named(c2, g, Some("endpoint"), None, "/message?sessionId=def");
+            h.finish();
+            (h.alarms(), h.evidence())
+        };
+        let (alarms, evidence) = run(&initialize(0, "2025-11-25"));
+        assert!(alarms.contains(&"MCP-FALLBACK-UNJUSTIFIED".to_string()), "{alarms:?}");
+        assert!(!alarms.contains(&"MCP-LEGACY-FALLBACK".to_string()), "{alarms:?}");
+        assert!(evidence.iter().any(|(id, e)| id == "MCP-FALLBACK-UNJUSTIFIED" && e.contains("failed with timeout")), "{evidence:?}");
+        // A tool call the client stops waiting for is no handshake: nothing it falls back from.
+        let (alarms, _) = run(&tool_call(3));
+        assert!(!alarms.contains(&"MCP-FALLBACK-UNJUSTIFIED".to_string()), "{alarms:?}");
     }
 
     #[test]
