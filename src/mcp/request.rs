@@ -311,6 +311,12 @@ impl Req {
         self.session_id().is_some() || self.mcp_method().is_some() || (self.proto_version().is_some() && !self.not_jsonrpc)
     }
 
+    /// The request offers the WebSocket subprotocol `mcp` (RFC 6455 §4.1: `Sec-WebSocket-Protocol`, a
+    /// comma-separated list of case-insensitive tokens): the client says it will speak MCP on the socket.
+    pub(super) fn offers_mcp_subprotocol(&self) -> bool {
+        self.head.headers.get("sec-websocket-protocol").is_some_and(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case("mcp")))
+    }
+
     /// An `initialize` with `protocolVersion` and `clientInfo`, or a method of the MCP method set.
     pub(super) fn mcp_messages(&self) -> bool {
         self.messages().iter().any(|m| match m {

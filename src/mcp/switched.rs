@@ -52,8 +52,11 @@ impl McpTracker {
         let req = view.tx_mut(tx).and_then(|t| t.req.as_deref());
         let (host, endpoint) = req.map(|r| (r.host().to_string(), r.path().to_string())).unwrap_or_default();
         let sub = head.headers.get("sec-websocket-protocol").map(name).unwrap_or_default();
-        // The server agreed to speak MCP, or the request was an MCP request by its headers.
-        let mcp = sub.split(',').any(|s| s.trim() == "mcp") || req.is_some_and(|r| r.mcp_headers());
+        // The server agreed to speak MCP, or the request was an MCP request by its headers, or the client
+        // offered MCP and the server chose no other subprotocol: async-mcp 0.1 (Rust) grants none and speaks
+        // MCP on the socket (samples/ecosystem/rust4-asyncmcp-ws.pcap).
+        let mcp = sub.split(',').any(|s| s.trim() == "mcp")
+            || req.is_some_and(|r| r.mcp_headers() || (sub.is_empty() && r.offers_mcp_subprotocol()));
         let key = (server, if protocol.is_empty() { "(none)".to_string() } else { protocol });
         if self.switched.by.len() >= MAX_NOTES && !self.switched.by.contains_key(&key) {
             return;
@@ -123,6 +126,16 @@ mod tests {
         upgrade(&mut h, "10.0.0.1:40000", &["Upgrade: websocket", V25], &["Upgrade: websocket"]);
         h.finish();
         assert_eq!(h.fired(), ["CAPTURE-UPGRADE-UNANALYSED"]);
+        // A client that offers `mcp` to a server that grants no subprotocol speaks MCP on the socket
+        // (async-mcp 0.1); one whose server chose another subprotocol does not.
+        let offered = |granted: &[&str]| {
+            let mut h = Harness::new();
+            upgrade(&mut h, "10.0.0.1:40000", &["Upgrade: websocket", "Sec-WebSocket-Protocol: chat, MCP"], granted);
+            h.finish();
+            h.fired()
+        };
+        assert_eq!(offered(&["Upgrade: websocket"]), ["CAPTURE-UPGRADE-UNANALYSED"]);
+        assert!(offered(&["Upgrade: websocket", "Sec-WebSocket-Protocol: chat"]).is_empty());
         // Without MCP evidence the fact is there for a user's rule, and the built-in one stays silent.
         let mut h = Harness::new();
         upgrade(&mut h, "10.0.0.2:40000", &["Upgrade: websocket"], &["Upgrade: websocket", "Sec-WebSocket-Protocol: chat"]);
