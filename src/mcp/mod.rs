@@ -400,6 +400,9 @@ pub struct McpTracker {
     servers: slots::Slots<SocketAddr, ServerState>,
     /// Session ids minted by an `initialize` response in this capture.
     minted: WireSet<String>,
+    /// Session ids a response carried outside a handshake to a request that did not carry them, and the
+    /// frame of the first such response: where a client that moves to one of them got it.
+    handed_out: WireMap<String, u64>,
     timers: timers::Timers<Timer>,
     checkpoints: Checkpoints,
     versions: Versions,
@@ -429,6 +432,7 @@ impl McpTracker {
             clients: slots::Slots::default(),
             servers: slots::Slots::default(),
             minted: WireSet::default(),
+            handed_out: WireMap::default(),
             timers: timers::Timers::default(),
             checkpoints,
             versions: Versions::default(),
@@ -948,8 +952,12 @@ impl McpTracker {
             // The client moved to a session id the capture had not seen.
             if let (Some(new), Some(old)) = (&new_sid, moved_from) {
                 let client_initialized = self.clients.get(&client_key).is_some_and(|c| c.initialized);
+                let mut c = ctx();
+                if let Some(&given) = self.handed_out.get(&**new) {
+                    c.frames.insert(0, given);
+                }
                 out(Fact {
-                    ctx: ctx(),
+                    ctx: c,
                     kind: FactKind::SessionChange(facts::SessionChange {
                         how: "request".into(),
                         new_id_minted: self.minted.contains(&**new),

@@ -778,6 +778,24 @@ mod tests {
     }
 
     #[test]
+    fn a_rotation_to_an_id_a_400_handed_out_names_that_answer() {
+        // The Python SDK 1.x answers a POST without a session id 400 with a fresh Mcp-Session-Id, and the
+        // Vercel AI SDK, which dropped its id at a 404, adopts it (samples/ecosystem/situations5-fastmcp2-ai-sdk.pcap).
+        let mut h = Harness::new();
+        let c = session(&mut h);
+        let lost = h.post(c, &[V25], &tool_call(1));
+        h.reply(c, lost, 400, &["Content-Type: application/json", "Mcp-Session-Id: eeee"], &error("\"server-error\"", -32600, "Bad Request: Missing session ID"));
+        let given = h.last_frame() - 2;
+        let tx = h.post(c, &["Mcp-Session-Id: eeee", V25], &tool_call(2));
+        let sent = h.last_frame();
+        h.json(c, tx, &["Mcp-Session-Id: eeee"], &tool_result(2));
+        h.finish();
+        let rotation: Vec<Vec<u64>> = h.facts_of("session_change").iter().map(|f| f.ctx.frames.clone()).collect();
+        assert_eq!(rotation, [vec![given, sent]]);
+        assert!(h.alarms().contains(&"MCP-SESSION-ROTATION".to_string()), "{:?}", h.alarms());
+    }
+
+    #[test]
     fn stateless_header_disagreeing_with_the_body_is_a_mismatch() {
         let mut h = Harness::new();
         let c = h.connect("10.0.0.1:40000");

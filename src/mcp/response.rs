@@ -160,6 +160,14 @@ impl McpTracker {
                 }
             }
             resp.init_requested = requested;
+        } else if let Some(sid) = resp_sid.as_ref().filter(|sid| req_sid.as_deref() != Some(sid.as_str())) {
+            // An id handed to a request that did not carry it, outside a handshake: a Python SDK 1.x server
+            // stamps a fresh one on its 400 to a request without an id, and the Vercel AI SDK adopts it
+            // (samples/ecosystem/situations5-fastmcp2-ai-sdk.pcap). The frame is the proof a rotation names.
+            if !self.handed_out.contains_key(sid) && self.handed_out.len() < self.limits.max_sessions {
+                // ALLOC: one entry per id handed out so, bounded by limits::max_sessions
+                self.handed_out.insert(sid.clone(), frame);
+            }
         }
         if let Some(st) = resp.stream.as_mut() {
             // A batch of many thousand requests answered on one stream would make each answer a long
