@@ -1053,7 +1053,16 @@ impl McpTracker {
                 let req_ts = req.ts;
                 let capture_loss = t.capture_loss();
                 let key = t.resp.as_ref().and_then(|r| r.session.clone());
-                let s = key.and_then(|k| self.sessions.get(&k));
+                // No head yet: the session the request was keyed to. A proxy that buffers the whole reply
+                // (lighttpd's default) sends no byte of it while the call runs, and the client waits on an
+                // open connection all the same (samples/ecosystem/longlived2-lighttpd-ts-py.pcap).
+                let info = if key.is_none() { req.key.clone() } else { None };
+                let server = view.server;
+                let s = match (key, info) {
+                    (Some(k), _) => self.sessions.get(&k),
+                    (None, Some(info)) => self.sessions.get(&self.key_ref(client, server, &info, None)),
+                    (None, None) => None,
+                };
                 if let Some(s) = s {
                     for id in owed {
                         out(Fact {

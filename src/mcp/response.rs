@@ -1014,6 +1014,24 @@ mod tests {
     }
 
     #[test]
+    fn a_request_whose_answer_a_proxy_holds_is_seen_waiting() {
+        // lighttpd buffers a whole reply by default: a 70 s tool call sends its client no byte, not even the
+        // head, until it is done (samples/ecosystem/longlived2-lighttpd-ts-py.pcap). The client waits on an
+        // open connection all the same.
+        let run = |wait_ms: i64| {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let tx = h.post(c, &[SID, V25], &tool_call(4));
+            h.wait(wait_ms);
+            h.json(c, tx, &[], &tool_result(4));
+            h.finish();
+            h.fired()
+        };
+        assert!(run(70_000).contains(&"MCP-REQUEST-STALLED".to_string()), "{:?}", run(70_000));
+        assert!(!run(50_000).contains(&"MCP-REQUEST-STALLED".to_string()));
+    }
+
+    #[test]
     fn a_stream_kept_alive_by_blank_lines_is_not_idle() {
         // rust-mcp-sdk 2.0's HTTP+SSE stream: a bare newline every 12 s, no comment, for a minute.
         let run = |blanks: bool| {
