@@ -778,6 +778,35 @@ mod tests {
     }
 
     #[test]
+    fn a_404_is_dead_from_its_head_on() {
+        // camel-ai's client closes the connection at the 404's status line and sends its next request before
+        // the body arrives (samples/ecosystem/clients5-camel-restart.pcap); greenlight-mcp relays the body with
+        // no framing, so it ends only with its connection (gateways8-gl-restart). Both requests after the
+        // head reuse the dead id.
+        let run = |body_first: bool| {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let tx = h.post(c, &[SID, V25], &tool_call(1));
+            h.head(c, tx, 404, &["Content-Type: application/json"]);
+            if body_first {
+                h.end(c, tx, crate::http::MessageEnd::ClosedByFin);
+            }
+            for id in [2, 3] {
+                let c2 = h.connect(&format!("10.0.0.1:4100{id}"));
+                let again = h.post(c2, &[SID, V25], &tool_call(id));
+                h.reply(c2, again, 404, &["Content-Type: application/json"], &error("null", -32001, "Session not found"));
+            }
+            if !body_first {
+                h.end(c, tx, crate::http::MessageEnd::ClosedByFin);
+            }
+            h.finish();
+            h.facts_of("stale_session").iter().filter_map(|f| match &f.kind { FactKind::StaleSession(s) if s.trigger == "reuse" => Some(s.reuses), _ => None }).max()
+        };
+        assert_eq!(run(true), Some(2));
+        assert_eq!(run(false), Some(2));
+    }
+
+    #[test]
     fn a_rotation_to_an_id_a_400_handed_out_names_that_answer() {
         // The Python SDK 1.x answers a POST without a session id 400 with a fresh Mcp-Session-Id, and the
         // Vercel AI SDK, which dropped its id at a 404, adopts it (samples/ecosystem/situations5-fastmcp2-ai-sdk.pcap).

@@ -363,6 +363,16 @@ impl McpTracker {
                 });
             }
         }
+        // A POST answered 404 for its session id: dead from the head on. A client acts on the status line
+        // (camel-ai's client closes the connection and sends its next request before the body arrives:
+        // samples/ecosystem/clients5-camel-restart.pcap), and a body without framing ends only with its
+        // connection (greenlight-mcp, samples/ecosystem/gateways8-gl-restart.pcap).
+        if head.status == 404 && resp.kind == RespKind::Post {
+            let stateless = self.sessions.get(&key).is_none_or(|s| s.era == Era::Stateless2026);
+            if let (false, Some(sid)) = (stateless, req_sid.as_deref()) {
+                self.note_dead(client, server, sid, ts, frame, &key, &path);
+            }
+        }
         if resp.kind == RespKind::Post {
             let c = self.client_mut(client_key.0, client_key.1);
             let media = resp.media.as_deref().unwrap_or_default();
@@ -380,6 +390,31 @@ impl McpTracker {
         }
         if let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) {
             t.resp = Some(resp);
+        }
+    }
+
+    /// `sid`, answered 404 to a POST of `client` at `ts` (frame `frame`), is dead: the client must
+    /// re-initialize (MCP-NO-REINITIALIZE). Once per id; the window's timer starts with it.
+    #[allow(clippy::too_many_arguments)]
+    fn note_dead(&mut self, client: SocketAddr, server: SocketAddr, sid: &str, ts: Timestamp, frame: u64, key: &SessionKey, endpoint: &str) {
+        let first = self.checkpoints.stale_session.first().copied();
+        let c = self.client_mut(client.ip(), server);
+        if c.dead.contains_key(sid) || c.dead.len() >= MAX_DEAD {
+            return;
+        }
+        // ALLOC: dead session ids per client, at most MAX_DEAD
+        c.dead.insert(sid.to_string(), Dead { ts, frame, client, reinitialized: false, reuses: 0, reuse_frames: Vec::new(), key: key.clone(), endpoint: endpoint.to_string() });
+        if let Some(first) = first {
+            self.timers.schedule(ts.plus(Duration::from_secs(first)), Timer::Reinit { client: (client.ip(), server), sid: sid.to_string(), step: 0 });
+        }
+    }
+
+    /// The 404 at `frame` turned out to be "method not found": its session is not dead after all.
+    fn forget_dead(&mut self, client: SocketAddr, server: SocketAddr, sid: &str, frame: u64) {
+        if let Some(c) = self.clients.get_mut(&(client.ip(), server)) {
+            if c.dead.get(sid).is_some_and(|d| d.frame == frame) {
+                c.dead.remove(sid);
+            }
         }
     }
 
@@ -607,17 +642,14 @@ impl McpTracker {
             let endpoint = path.clone();
             // A POST answered 404 for its session id: the client must re-initialize (not under 2026-07-28,
             // where 404 is "method not found"). A GET's 404 is the reconnect loop's own business.
-            if resp.status == 404 && code != -32601 && !modern && http_method == "POST" {
-                if let Some(sid) = req_sid.map(str::to_string) {
-                    let frame = resp.frame;
-                    let first = self.checkpoints.stale_session.first().copied();
-                    let c = self.client_mut(client.ip(), server);
-                    if !c.dead.contains_key(&sid) && c.dead.len() < MAX_DEAD {
-                        // ALLOC: dead session ids per client, at most MAX_DEAD
-                        c.dead.insert(sid.clone(), Dead { ts, frame, client, reinitialized: false, reuses: 0, reuse_frames: Vec::new(), key: key.clone(), endpoint: endpoint.to_string() });
-                        if let Some(first) = first {
-                            self.timers.schedule(ts.plus(Duration::from_secs(first)), Timer::Reinit { client: (client.ip(), server), sid, step: 0 });
-                        }
+            // Marked dead at the head already (`note_dead`); here only when the head came before the era did.
+            if resp.status == 404 && !modern && http_method == "POST" {
+                if let Some(sid) = req_sid {
+                    if code == -32601 {
+                        // "Method not found" is no dead session, even when the head said 404 first.
+                        self.forget_dead(client, server, sid, resp.frame);
+                    } else {
+                        self.note_dead(client, server, sid, ts, resp.frame, &key, &endpoint);
                     }
                 }
             }
