@@ -70,7 +70,7 @@ impl FrameHeader {
             HEADERS => (END_STREAM | END_HEADERS | PADDED | PRIORITY_FLAG, true),
             PRIORITY => (0, self.len == 5),
             RST_STREAM | WINDOW_UPDATE => (0, self.len == 4),
-            SETTINGS => (ACK, self.len % 6 == 0),
+            SETTINGS => (ACK, self.len.is_multiple_of(6)),
             PUSH_PROMISE => (END_HEADERS | PADDED, self.len >= 4),
             PING => (ACK, self.len == 8),
             GOAWAY => (0, self.len >= 8),
