@@ -845,6 +845,7 @@ impl McpTracker {
         let req_sid = req.session_id_shared();
         let initialize = req.is_initialize();
         let ids = req.request_ids();
+        let cancels = req.cancelled_ids();
         let http_method = req.method_token();
         let is_post = http_method == "POST";
         let rpc_method = req.first_method();
@@ -912,6 +913,9 @@ impl McpTracker {
         let cap_ids = self.limits.max_pending_per_session.saturating_mul(4);
         let Some(s) = self.sessions.get_mut(&key) else { return };
         s.request_sent(&ids, cap_ids);
+        for id in cancels {
+            s.cancel(id, req_ts);
+        }
         // Built only for a fact: most requests raise none.
         let base = context(s, client, Arc::clone(&path), ts, Vec::new());
         let ctx = || FactContext { frames: vec![frame], ..base.clone() };
@@ -1064,7 +1068,7 @@ impl McpTracker {
                     (None, None) => None,
                 };
                 if let Some(s) = s {
-                    for id in owed {
+                    for id in s.owed(&owed, req_ts) {
                         out(Fact {
                             ctx: context(s, client, path.clone(), at, vec![frame]),
                             kind: FactKind::RequestWaiting(facts::RequestWaiting { method: (&method).into(), id: id.display().into(), waiting_secs: age, capture_loss }),

@@ -311,6 +311,17 @@ impl Req {
         self.session_id().is_some() || self.mcp_method().is_some() || (self.proto_version().is_some() && !self.not_jsonrpc)
     }
 
+    /// The ids this request's `notifications/cancelled` messages name.
+    pub(super) fn cancelled_ids(&self) -> Vec<crate::jsonrpc::Id> {
+        self.messages()
+            .iter()
+            .filter_map(|m| match m {
+                Message::Notification { method, params } if method == "notifications/cancelled" => params.request_id.as_ref().and_then(|r| r.0.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The request offers the WebSocket subprotocol `mcp` (RFC 6455 §4.1: `Sec-WebSocket-Protocol`, a
     /// comma-separated list of case-insensitive tokens): the client says it will speak MCP on the socket.
     pub(super) fn offers_mcp_subprotocol(&self) -> bool {

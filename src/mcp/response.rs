@@ -492,10 +492,13 @@ impl McpTracker {
             }
             // An HTTP+SSE session's GET stream is where the responses to its POSTs come (2024-11-05
             // transports: the POST is accepted with 202): it owes what was accepted and not yet delivered.
+            // Less what the client cancelled: the server need not answer it (MCP 2025-11-25 utilities/
+            // cancellation), and a stream that ends owing only that lost nothing (supergateway ends such a
+            // stream at the session's DELETE, samples/ecosystem/gateways9-sg-crash.pcap).
             let pending = if resp.kind == RespKind::Get && key.ident.is_legacy() {
-                s.legacy_pending.len()
+                s.owed(&s.legacy_pending, Timestamp(i64::MIN)).count()
             } else {
-                st.pending.len()
+                s.owed(&st.pending, req.map_or(Timestamp(i64::MIN), |r| r.ts)).count()
             };
             out(Fact {
                 ctx: ctx(s, vec![resp.frame]),
@@ -1043,6 +1046,42 @@ mod tests {
         };
         assert!(run("GET").contains(&"MCP-SSE-IDLE".to_string()));
         assert!(!run("POST").contains(&"MCP-SSE-IDLE".to_string()));
+    }
+
+    #[test]
+    fn a_stream_that_ends_owing_only_what_the_client_cancelled_lost_nothing() {
+        // The TypeScript SDK client cancels a call at its 60 s timeout; the server answers nothing (MCP
+        // 2025-11-25 utilities/cancellation) and ends the reply stream at the session's DELETE
+        // (samples/ecosystem/situations-stall-ts.pcap).
+        let run = |cancel: Option<&str>, again: bool| {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let tx = h.post(c, &[SID, V25], &tool_call(7));
+            h.sse(c, tx, &[]);
+            h.event(c, tx, None, &progress());
+            if let Some(id) = cancel {
+                let c2 = h.connect("10.0.0.1:40100");
+                let n = h.post(c2, &[SID, V25], &notify("notifications/cancelled", &format!(r#"{{"requestId":{id},"reason":"timeout"}}"#)));
+                h.reply(c2, n, 202, &[], "");
+            }
+            if again {
+                // The id comes back on a new request, which the cancellation before it does not cover.
+                let c3 = h.connect("10.0.0.1:40101");
+                let t3 = h.post(c3, &[SID, V25], &tool_call(7));
+                h.sse(c3, t3, &[]);
+                h.end(c3, t3, super::MessageEnd::Complete);
+            }
+            h.end(c, tx, super::MessageEnd::Complete);
+            h.finish();
+            let frames: Vec<u64> = h.facts_of("stream_end").iter().filter(|f| f.kind.field("pending") == Some(crate::facts::FieldValue::Int(1))).map(|f| f.ctx.frames[0]).collect();
+            (h.alarms().contains(&"MCP-STREAM-LOST".to_string()), frames.len())
+        };
+        assert_eq!(run(None, false), (true, 1));
+        assert_eq!(run(Some("7"), false), (false, 0));
+        // Another request's cancellation is no answer to this one.
+        assert_eq!(run(Some("8"), false), (true, 1));
+        // The new request with the cancelled id is owed; the cancelled one still is not.
+        assert_eq!(run(Some("7"), true), (true, 1));
     }
 
     #[test]

@@ -15,6 +15,9 @@ use super::event_ids::Issue;
 use crate::facts::Era;
 use crate::time::Timestamp;
 
+/// Cancelled request ids kept per session (the latest).
+const MAX_CANCELLED: usize = 16;
+
 /// How a session is identified on the wire.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SessionIdent {
@@ -42,6 +45,7 @@ impl SessionIdent {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+
 pub struct SessionKey {
     pub server: SocketAddr,
     pub ident: SessionIdent,
@@ -229,6 +233,11 @@ pub struct Session {
     /// Request ids sent and not yet answered, with how many requests carry each (ids are reused once
     /// answered, and stateless clients may have two in flight).
     pub outstanding: WireMap<crate::jsonrpc::Id, u32>,
+    /// Request ids the client gave up on (`notifications/cancelled`) and when, the latest [`MAX_CANCELLED`]:
+    /// a stream that ends owing only requests cancelled after they were sent lost nothing (MCP 2025-11-25
+    /// utilities/cancellation: the receiver should not answer a cancelled request). The time keeps a
+    /// cancellation to the requests before it when the id comes back on a new one.
+    pub cancelled: Vec<(crate::jsonrpc::Id, Timestamp)>,
     /// An `initialize` handshake of this session was seen: its era is the negotiated one.
     pub handshake: bool,
     /// HTTP+SSE: requests POSTed (answered 202) whose responses come on the GET stream.
@@ -272,6 +281,7 @@ impl Session {
             seen_ok: false,
             answered: WireMap::default(),
             outstanding: WireMap::default(),
+            cancelled: Vec::new(),
             handshake: false,
             legacy_pending: Vec::new(),
             legacy_init: None,
@@ -324,6 +334,21 @@ impl Session {
                 *n = n.saturating_add(1);
             }
         }
+    }
+
+    /// The client cancelled its request `id` at `at`.
+    pub fn cancel(&mut self, id: crate::jsonrpc::Id, at: Timestamp) {
+        self.cancelled.retain(|(c, _)| *c != id);
+        if self.cancelled.len() >= MAX_CANCELLED {
+            self.cancelled.remove(0);
+        }
+        // ALLOC: a cancelled id, at most MAX_CANCELLED per session
+        self.cancelled.push((id, at));
+    }
+
+    /// Of `pending`, sent at `sent`, the ids the client did not cancel since.
+    pub fn owed<'a>(&'a self, pending: &'a [crate::jsonrpc::Id], sent: Timestamp) -> impl Iterator<Item = &'a crate::jsonrpc::Id> + 'a {
+        pending.iter().filter(move |id| !self.cancelled.iter().any(|(c, at)| c == *id && *at >= sent))
     }
 
     /// A reply with `id` arrived: whether a request with that id was outstanding (it no longer is).

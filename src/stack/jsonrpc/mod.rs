@@ -125,7 +125,15 @@ pub struct Params {
     pub client_info: Option<ClientInfo>,
     #[cfg_attr(any(test, fuzzing), serde(rename = "_meta"))]
     pub meta: Option<Meta>,
+    /// `notifications/cancelled`: the id of the request the sender gives up on.
+    #[cfg_attr(any(test, fuzzing), serde(rename = "requestId"))]
+    pub request_id: Option<IdOrOther>,
 }
+
+/// A value that should be a JSON-RPC id (a string or a number); anything else is kept as `None` rather than
+/// failing the message.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IdOrOther(pub Option<Id>);
 
 /// A value that should be a string; anything else is kept as `None` rather than failing the message.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -332,6 +340,25 @@ mod tests {
         assert!(matches!(&p.messages[0], Message::Request { .. }));
     }
 
+    #[test]
+    fn parse_the_request_a_cancellation_names() {
+        let cancelled = |v: &str| {
+            let text = format!(r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{v},"reason":"timeout"}}}}"#);
+            let p = parse(text.as_bytes()).unwrap();
+            assert_eq!(super::oracle::comparable(Ok(p.clone())), super::oracle::comparable(super::oracle::parse(text.as_bytes())), "{v}");
+            match &p.messages[0] {
+                Message::Notification { params, .. } => params.request_id.clone(),
+                m => panic!("{m:?}"),
+            }
+        };
+        assert_eq!(cancelled("4"), Some(IdOrOther(Some(Id::Num(4)))));
+        assert_eq!(cancelled(r#""req-7""#), Some(IdOrOther(Some(Id::Str("req-7".into())))));
+        assert_eq!(cancelled("null"), None);
+        // Not an id: kept as such, the message stands.
+        assert_eq!(cancelled("true"), Some(IdOrOther(None)));
+        assert_eq!(cancelled(r#"{"a":[1]}"#), Some(IdOrOther(None)));
+    }
+
     /// JSON-ish text from a small grammar with the corners serde and the scanner must agree on: odd
     /// numbers, escapes, surrogates, control characters, invalid UTF-8, duplicate and escaped keys,
     /// structs written as arrays, and now and then a byte dropped, added or changed.
@@ -362,7 +389,7 @@ mod tests {
             const KEYS: &[&[u8]] = &[
                 b"jsonrpc", b"id", b"method", b"params", b"result", b"error", b"code", b"message", b"protocolVersion",
                 b"name", b"uri", b"clientInfo", b"_meta", b"io.modelcontextprotocol/protocolVersion",
-                b"io.modelcontextprotocol/clientInfo", b"x", b"met\\u0068od", b"\xff", b"i\\d",
+                b"io.modelcontextprotocol/clientInfo", b"requestId", b"x", b"met\\u0068od", b"\xff", b"i\\d",
             ];
             match self.next(if depth > 4 { 2 } else { 5 }) {
                 0 | 1 if self.next(10) == 0 => self.long_string(out),

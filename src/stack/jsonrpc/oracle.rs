@@ -14,7 +14,7 @@ struct WireError {
     message: Option<StringOrOther>,
 }
 
-use super::{Id, Message, ParseProblem, Params, Payload, ResultInfo, StringOrOther};
+use super::{Id, IdOrOther, Message, ParseProblem, Params, Payload, ResultInfo, StringOrOther};
 
 impl<'de> Deserialize<'de> for Id {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -46,6 +46,51 @@ impl<'de> Deserialize<'de> for Id {
             }
             fn visit_none<E: de::Error>(self) -> Result<Id, E> {
                 Ok(Id::Null)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for IdOrOther {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = IdOrOther;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<IdOrOther, E> {
+                Ok(IdOrOther(Some(Id::Str(s.to_owned()))))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<IdOrOther, E> {
+                Ok(IdOrOther(Some(Id::Str(s))))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<IdOrOther, E> {
+                Ok(IdOrOther(Some(Id::Num(n))))
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<IdOrOther, E> {
+                Ok(IdOrOther(Some(i64::try_from(n).map(Id::Num).unwrap_or_else(|_| Id::Other(n.to_string())))))
+            }
+            fn visit_f64<E: de::Error>(self, f: f64) -> Result<IdOrOther, E> {
+                Ok(IdOrOther(Some(Id::Other(f.to_string()))))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<IdOrOther, E> {
+                Ok(IdOrOther(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<IdOrOther, E> {
+                Ok(IdOrOther(None))
+            }
+            fn visit_none<E: de::Error>(self) -> Result<IdOrOther, E> {
+                Ok(IdOrOther(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<IdOrOther, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(IdOrOther(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IdOrOther, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(IdOrOther(None))
             }
         }
         d.deserialize_any(V)
@@ -274,6 +319,11 @@ pub fn comparable(r: Result<Payload, ParseProblem>) -> Result<Payload, ParseProb
             for m in &mut p.messages {
                 if let Message::Request { id: Id::Other(s), .. } | Message::Response { id: Id::Other(s), .. } | Message::Error { id: Id::Other(s), .. } = m {
                     *s = String::from("float");
+                }
+                if let Message::Request { params, .. } | Message::Notification { params, .. } = m {
+                    if let Some(IdOrOther(Some(Id::Other(s)))) = &mut params.request_id {
+                        *s = String::from("float");
+                    }
                 }
             }
             Ok(p)

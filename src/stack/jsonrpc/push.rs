@@ -24,7 +24,7 @@ use std::borrow::Cow;
 use std::mem;
 
 use super::scan::{skip_plain, special, utf8_error, Brackets, Num, Scan, Wire};
-use super::{convert, ClientInfo, Id, Meta, Params, ParseProblem, Payload, StringOrOther};
+use super::{convert, ClientInfo, Id, IdOrOther, Meta, Params, ParseProblem, Payload, StringOrOther};
 
 type R<T> = Result<T, &'static str>;
 
@@ -56,7 +56,7 @@ impl Rec {
     fn names(self) -> &'static [&'static str] {
         match self {
             Rec::Message => &["jsonrpc", "id", "method", "params", "result", "error"],
-            Rec::Params => &["protocolVersion", "name", "uri", "clientInfo", "_meta"],
+            Rec::Params => &["protocolVersion", "name", "uri", "clientInfo", "_meta", "requestId"],
             Rec::Client(_) => &["name"],
             Rec::Meta => &["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientInfo"],
             Rec::Error => &["code", "message"],
@@ -78,6 +78,7 @@ impl Rec {
             (Rec::Params, 2) => Want::Soo(Soo::Uri),
             (Rec::Params, 3) => Want::Rec(Rec::Client(Owner::Params)),
             (Rec::Params, 4) => Want::Rec(Rec::Meta),
+            (Rec::Params, 5) => Want::ReqId,
             (Rec::Client(owner), 0) => Want::Soo(Soo::ClientName(owner)),
             (Rec::Meta, 0) => Want::Soo(Soo::MetaVersion),
             (Rec::Meta, 1) => Want::Rec(Rec::Client(Owner::Meta)),
@@ -120,6 +121,8 @@ enum Want {
     /// `jsonrpc`: null is absent, anything else is skipped.
     JsonRpc,
     Id,
+    /// `params.requestId`: an id, null is absent, anything else is kept as "not an id".
+    ReqId,
     Code,
     Opt(Opt),
     Soo(Soo),
@@ -571,6 +574,15 @@ impl Push {
                 self.wire.jsonrpc = true;
                 self.start_skip(c, b, i)
             }
+            (Want::ReqId, b'"') => self.open_str(b, i, Sink::Keep, Then::Value(want)),
+            (Want::ReqId, b'-' | b'0'..=b'9') => {
+                self.st = St::Num { at: Digits::Start, want };
+                Ok(())
+            }
+            (Want::ReqId, _) => {
+                self.params().request_id = Some(IdOrOther(None));
+                self.start(Want::Any, c, b, i)
+            }
             (Want::Soo(soo), _) if c != b'"' => {
                 self.set(soo, StringOrOther(None));
                 self.start(Want::Any, c, b, i)
@@ -843,6 +855,9 @@ impl Push {
                 (Want::Id, Num::U64(n)) => self.wire.id = Some(i64::try_from(n).map(Id::Num).unwrap_or_else(|_| Id::Other(n.to_string()))),
                 (Want::Id, Num::I64(n)) => self.wire.id = Some(Id::Num(n)),
                 (Want::Id, Num::F64(f)) => self.wire.id = Some(Id::Other(f.to_string())),
+                (Want::ReqId, Num::U64(n)) => self.params().request_id = Some(IdOrOther(Some(i64::try_from(n).map(Id::Num).unwrap_or_else(|_| Id::Other(n.to_string()))))),
+                (Want::ReqId, Num::I64(n)) => self.params().request_id = Some(IdOrOther(Some(Id::Num(n)))),
+                (Want::ReqId, Num::F64(f)) => self.params().request_id = Some(IdOrOther(Some(Id::Other(f.to_string())))),
                 (Want::Code, Num::I64(n)) => self.error_mut().0 = Some(n),
                 (Want::Code, Num::U64(n)) => self.error_mut().0 = Some(i64::try_from(n).map_err(|_| "error code out of range")?),
                 (Want::Code, Num::F64(_)) => return Err("error code is not an integer"),
@@ -1048,6 +1063,7 @@ impl Push {
             let text = text.map_err(|_| "invalid UTF-8 in a string")?;
             match want {
                 Want::Id => self.wire.id = Some(Id::Str(text)),
+                Want::ReqId => self.params().request_id = Some(IdOrOther(Some(Id::Str(text)))),
                 Want::Opt(Opt::Version) => self.params().protocol_version = Some(text),
                 Want::Soo(soo) => self.set(soo, StringOrOther(Some(text))),
                 _ => {}

@@ -1,5 +1,5 @@
 //! The JSON-RPC scanner: one pass over a payload that reads the keys the MCP layer needs (`jsonrpc`,
-//! `id`, `method`, `params.{protocolVersion,name,uri,clientInfo.name,_meta}`, `result.protocolVersion`,
+//! `id`, `method`, `params.{protocolVersion,name,uri,clientInfo.name,_meta,requestId}`, `result.protocolVersion`,
 //! `error.{code,message}`) and skips everything else without building a value or copying a byte: a string
 //! is skipped by finding its closing quote sixteen bytes at a time ([`special`]), and past an escape 64 at a
 //! time over escapes that are valid as they stand ([`skip_plain`]); a subtree by counting brackets. Only the
@@ -27,7 +27,7 @@
 
 use std::borrow::Cow;
 
-use super::{ClientInfo, Id, Meta, Params, ResultInfo, StringOrOther};
+use super::{ClientInfo, Id, IdOrOther, Meta, Params, ResultInfo, StringOrOther};
 
 /// What a message object gave, before it is judged JSON-RPC (`super::convert`).
 #[derive(Default)]
@@ -695,6 +695,21 @@ impl<'a> Scan<'a> {
         }))
     }
 
+    /// A member that should be an id (`notifications/cancelled`'s `requestId`): null is absent, a string or a
+    /// number is the id, any other value is kept as "not an id" (`IdOrOther`).
+    fn id_or_other(&mut self) -> R<Option<IdOrOther>> {
+        if self.null()? {
+            return Ok(None);
+        }
+        Ok(Some(match self.ws() {
+            Some(b'"' | b'-' | b'0'..=b'9') => IdOrOther(Some(self.id()?)),
+            _ => {
+                self.any_skipped()?;
+                IdOrOther(None)
+            }
+        }))
+    }
+
     /// A value read as serde's `deserialize_any` reads one it then discards: numbers must fit an f64,
     /// an array's elements and an object's values are skipped, an object's keys are read as strings.
     fn any_skipped(&mut self) -> R<()> {
@@ -752,13 +767,14 @@ impl<'a> Scan<'a> {
             return Ok(Some(Params::default()));
         }
         let mut p = Params::default();
-        self.record(&["protocolVersion", "name", "uri", "clientInfo", "_meta"], &[true; 5], &mut |s, k| {
+        self.record(&["protocolVersion", "name", "uri", "clientInfo", "_meta", "requestId"], &[true; 6], &mut |s, k| {
             match k {
                 0 => p.protocol_version = s.opt_string()?,
                 1 => p.name = s.string_or_other()?,
                 2 => p.uri = s.string_or_other()?,
                 3 => p.client_info = s.client_info()?,
-                _ => p.meta = s.meta()?,
+                4 => p.meta = s.meta()?,
+                _ => p.request_id = s.id_or_other()?,
             }
             Ok(())
         })?;
