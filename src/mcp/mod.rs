@@ -214,6 +214,13 @@ struct FailedPost {
     frame: u64,
 }
 
+impl FailedPost {
+    /// A POST `req` that got no answer to its requests (`kind`: how it ended), as of `ts`.
+    fn unanswered(kind: &'static str, req: &Req, ts: Timestamp) -> FailedPost {
+        FailedPost { kind, status: 0, code: 0, body: "none", version: req.client_version(), host: req.host_shared(), path: req.path().to_string(), ts, frame: req.frame }
+    }
+}
+
 /// A dead session (answered 404) of a client.
 #[derive(Debug, Clone)]
 struct Dead {
@@ -610,18 +617,7 @@ impl McpTracker {
                         Some((_, EndReason::Rst)) => "reset",
                         _ => "no-response",
                     };
-                    let failed = FailedPost {
-                        kind,
-                        status: 0,
-                        code: 0,
-                        body: "none",
-                        version: req.requested_version().or_else(|| req.proto_version().map(str::to_string)).unwrap_or_default(),
-                        host: req.host_shared(),
-                        path: req.path().to_string(),
-                        ts,
-                        frame: req.frame,
-                    };
-                    self.client_mut(view.client.ip(), view.server).failed_post = Some(failed);
+                    self.client_mut(view.client.ip(), view.server).failed_post = Some(FailedPost::unanswered(kind, req, ts));
                 }
             }
         }

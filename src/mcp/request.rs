@@ -311,6 +311,12 @@ impl Req {
         self.session_id().is_some() || self.mcp_method().is_some() || (self.proto_version().is_some() && !self.not_jsonrpc)
     }
 
+    /// The version the client speaks, as a fallback judges it: the one its `initialize` asks for, else its
+    /// `MCP-Protocol-Version` header; empty without either.
+    pub(super) fn client_version(&self) -> String {
+        self.requested_version().or_else(|| self.proto_version().map(str::to_string)).unwrap_or_default()
+    }
+
     /// The ids this request's `notifications/cancelled` messages name.
     pub(super) fn cancelled_ids(&self) -> Vec<crate::jsonrpc::Id> {
         self.messages()
@@ -815,6 +821,26 @@ mod tests {
         };
         assert_eq!(run(true), Some(2));
         assert_eq!(run(false), Some(2));
+    }
+
+    #[test]
+    fn a_404_that_says_method_not_found_is_no_dead_session() {
+        // The head marks the session dead; the body's -32601 takes it back, and the next requests with the
+        // same id are no reuse of a dead one.
+        let run = |code: i64| {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let tx = h.post(c, &[SID, V25], &call(1, "tasks/list", "{}"));
+            h.reply(c, tx, 404, &["Content-Type: application/json"], &error("1", code, "Method not found"));
+            for id in [2, 3, 4] {
+                let next = h.post(c, &[SID, V25], &tool_call(id));
+                h.json(c, next, &[], &tool_result(id));
+            }
+            h.finish();
+            h.alarms().contains(&"MCP-NO-REINITIALIZE".to_string())
+        };
+        assert!(!run(-32601));
+        assert!(run(-32001));
     }
 
     #[test]

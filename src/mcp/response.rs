@@ -642,22 +642,15 @@ impl McpTracker {
             });
             let modern = s.era == Era::Stateless2026;
             let host = req.map_or_else(|| Arc::clone(&s.host), Req::host_shared);
-            let endpoint = path.clone();
-            // A POST answered 404 for its session id: the client must re-initialize (not under 2026-07-28,
-            // where 404 is "method not found"). A GET's 404 is the reconnect loop's own business.
-            // Marked dead at the head already (`note_dead`); here only when the head came before the era did.
-            if resp.status == 404 && !modern && http_method == "POST" {
+            // The head marked a POST's 404 dead (`note_dead`); a body that says "method not found" takes it
+            // back (2026-07-28 answers an unknown method so).
+            if resp.status == 404 && !modern && http_method == "POST" && code == -32601 {
                 if let Some(sid) = req_sid {
-                    if code == -32601 {
-                        // "Method not found" is no dead session, even when the head said 404 first.
-                        self.forget_dead(client, server, sid, resp.frame);
-                    } else {
-                        self.note_dead(client, server, sid, ts, resp.frame, &key, &endpoint);
-                    }
+                    self.forget_dead(client, server, sid, resp.frame);
                 }
             }
             if http_method == "POST" {
-                let version = req.and_then(|r| r.requested_version().or_else(|| r.proto_version().map(str::to_string))).unwrap_or_default();
+                let version = req.map(Req::client_version).unwrap_or_default();
                 let failed = FailedPost { kind: "status", status: resp.status, code, body: kind, version, host, path: path.to_string(), ts, frame: resp.frame };
                 self.client_mut(client.ip(), server).failed_post = Some(failed);
             }
@@ -666,9 +659,7 @@ impl McpTracker {
         // after 60 s, then GETs the URL for an `endpoint` event (samples/ecosystem/situations5-vercel-fallback-ts.pcap:
         // @vercel/mcp-adapter 0.5 answers a POST to its legacy URL with that event).
         if let (Some(kind), Some(r)) = (handshake_unanswered, req) {
-            let version = r.requested_version().or_else(|| r.proto_version().map(str::to_string)).unwrap_or_default();
-            let failed = FailedPost { kind, status: 0, code: 0, body: "none", version, host: r.host_shared(), path: path.to_string(), ts, frame: r.frame };
-            self.client_mut(client.ip(), server).failed_post = Some(failed);
+            self.client_mut(client.ip(), server).failed_post = Some(FailedPost::unanswered(kind, r, ts));
         }
     }
 }

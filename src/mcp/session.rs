@@ -45,7 +45,6 @@ impl SessionIdent {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-
 pub struct SessionKey {
     pub server: SocketAddr,
     pub ident: SessionIdent,
