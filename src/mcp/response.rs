@@ -201,8 +201,9 @@ impl McpTracker {
             // legacy server's URL before a fallback) negotiated nothing, and its attempt's era stays unknown.
             s.observe_handshake();
         }
-        if declares_2026 && !initialize && head.status >= 400 {
-            // An accepted answer needs nothing here: `session_for` above set the request's era again.
+        if declares_2026 && !initialize && head.status >= 300 {
+            // An accepted answer needs nothing here: `session_for` above set the request's era again. A redirect
+            // accepted nothing either: mcp 1.x's 307 from `/mcp` to `/mcp/` before its 400 to the probe (eras2).
             s.observe_refused_2026();
         }
         if minted_sid.is_some() && s.era == Era::Unknown {
@@ -1761,7 +1762,9 @@ mod tests {
         let v = Some("2025-11-25".to_string());
         let (unknown, stateless) = (vec![(Unknown, 1), (Streamable2025, 1)], vec![(Streamable2025, 1), (Stateless2026, 1)]);
         assert_eq!(run(&[400]), (vec![(Unknown, None, 1), (Streamable2025, v.clone(), 1)], unknown.clone()));
-        assert_eq!(run(&[401, 403]), (vec![(Unknown, None, 2), (Streamable2025, v.clone(), 1)], unknown));
+        assert_eq!(run(&[401, 403]), (vec![(Unknown, None, 2), (Streamable2025, v.clone(), 1)], unknown.clone()));
+        // A redirect negotiated nothing: the Python SDK 1.x's 307 to `/mcp/` (eras2-py23-to-py19).
+        assert_eq!(run(&[307]), (vec![(Unknown, None, 1), (Streamable2025, v.clone(), 1)], unknown));
         // An accepted declaration is the version the stateless row speaks.
         let modern = Some("2026-07-28".to_string());
         assert_eq!(run(&[400, 200]), (vec![(Stateless2026, modern.clone(), 2), (Streamable2025, v.clone(), 1)], stateless.clone()));

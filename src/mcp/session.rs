@@ -309,7 +309,7 @@ impl Session {
         }
     }
 
-    /// A request that declared 2026-07-28 was refused (4xx/5xx). Until the server has accepted one, the
+    /// A request that declared 2026-07-28 was refused (4xx/5xx) or redirected (3xx). Until the server has accepted one, the
     /// declaration negotiated nothing: the server may not speak that revision at all (a 2025 server's 400
     /// to the Python 2.x client's `server/discover` probe, before it falls back to `initialize`), so the
     /// attempt's era is unknown, as a refused `initialize`'s is (INCIDENTS.md "era"). The next request that
