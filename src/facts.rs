@@ -447,7 +447,8 @@ facts! {
         since_404_ms: Int,
         /// The reusing request was sent before the 404 arrived (already on its way: not a retry).
         sent_before_404: Bool,
-        /// POSTs with the dead id sent after the 404 arrived, this one included.
+        /// POSTs carrying a JSON-RPC request with the dead id sent after the 404 arrived, this one included
+        /// (a POST of notifications only is none).
         reuses: Int,
         /// An `initialize` from the same client to the same server followed the 404.
         reinitialized: Bool,

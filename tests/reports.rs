@@ -326,6 +326,6 @@ fn a_stale_session_by_waiting_names_no_request() {
     assert_eq!((stale[0][5].as_str(), stale[0][10].as_str(), stale[0][11].as_str()), ("127.0.0.1:53846", "2", "85;95;107"));
     assert_eq!(
         stale[0][12],
-        "wait: 30000 ms after the server answered 404 for session 6e2ad26e7fd6440a9b0afd5fc408dd08 (1 POST(s) with the dead id since), and no new initialize (window 30 s)"
+        "wait: 30000 ms after the server answered 404 for session 6e2ad26e7fd6440a9b0afd5fc408dd08 (1 request(s) with the dead id since), and no new initialize (window 30 s)"
     );
 }

@@ -824,6 +824,30 @@ mod tests {
     }
 
     #[test]
+    fn notifications_with_a_dead_id_are_no_further_requests() {
+        // beeai-framework cancels every call once it is answered, so after a 404 its POSTs with the dead id
+        // alternate `notifications/cancelled` and `tools/call` (samples/ecosystem/clients7-beeai-restart.pcap).
+        // The catalogue counts requests: one call between two cancellations is one reuse, no row.
+        let run = |calls: i64| {
+            let mut h = Harness::new();
+            let c = session(&mut h);
+            let tx = h.post(c, &[SID, V25], &tool_call(1));
+            h.reply(c, tx, 404, &["Content-Type: application/json"], &error("null", -32001, "Session not found"));
+            for id in 2..2 + calls {
+                for body in [notify("notifications/cancelled", &format!(r#"{{"requestId":{}}}"#, id - 1)), tool_call(id)] {
+                    let next = h.post(c, &[SID, V25], &body);
+                    h.reply(c, next, 404, &["Content-Type: application/json"], &error("null", -32001, "Session not found"));
+                }
+            }
+            h.finish();
+            let reuses = h.facts_of("stale_session").iter().filter_map(|f| match &f.kind { FactKind::StaleSession(s) if s.trigger == "reuse" => Some(s.reuses), _ => None }).max();
+            (reuses, h.alarms().contains(&"MCP-NO-REINITIALIZE".to_string()))
+        };
+        assert_eq!(run(1), (Some(1), false));
+        assert_eq!(run(2), (Some(2), true));
+    }
+
+    #[test]
     fn a_404_that_says_method_not_found_is_no_dead_session() {
         // The head marks the session dead; the body's -32601 takes it back, and the next requests with the
         // same id are no reuse of a dead one.
