@@ -15,7 +15,10 @@
 //! frame arrives; END_STREAM -> `ResponseEnd{Complete}`; a later HEADERS block is trailers. RST_STREAM on an
 //! exchange not yet ended, or GOAWAY whose last stream id is below it, ends what is open `Interrupted`
 //! (what a FIN does to an HTTP/1.1 message). Every event carries the frame number of the packet that
-//! completed its HTTP/2 frame. Transaction ids continue the connection's HTTP/1.1 numbering (h2c upgrade).
+//! completed its HTTP/2 frame. Transaction ids continue the connection's HTTP/1.1 numbering (h2c upgrade). A client's RST_STREAM
+//! after a response head that is not an event stream ends the request at once and the response only after
+//! the server's frames already on their way (`stream.rs`, [`StreamState::ResetByClient`]): undici resets a
+//! stream at a 404's head while the server's JSON-RPC error body follows it on the wire.
 //!
 //! **Going dark.** HPACK is shared state (RFC 7541 §2.2): once a header block is lost or fails to decode,
 //! nothing later can be read without guessing. So a connection picked up without its preface, a gap, a
@@ -186,6 +189,9 @@ pub struct H2Connection {
     next_tx: TxId,
     /// Why analysis stopped, and the frame where it did.
     dark: Option<(Unanalysed, u64)>,
+    /// A stream the client reset whose response body is still read (its server frames in flight); at most
+    /// one, since the next frame that is not part of that tail ends it.
+    draining: Option<u32>,
     stats: H2Stats,
     /// Body and SSE counters of the body stage.
     body: HttpStats,
@@ -206,6 +212,7 @@ impl H2Connection {
             last_server_stream: 0,
             next_tx,
             dark: None,
+            draining: None,
             stats: H2Stats { connections: 1, ..H2Stats::default() },
             body: HttpStats::default(),
             decoded: 0,
@@ -361,6 +368,13 @@ impl H2Connection {
             Ok(f) => f,
             Err(FrameError::Padding(_) | FrameError::Size(_) | FrameError::Stream(_)) => return self.protocol_error(out),
         };
+        if let Some(id) = self.draining {
+            // The tail of a client-reset stream is the server's frames on it that follow the reset at once.
+            if dir == Direction::ToServer || h.stream != id {
+                self.draining = None;
+                self.close_stream(id, MessageEnd::Interrupted, out);
+            }
+        }
         // RFC 9113 §6.10: a header block is contiguous; any other frame in between is a PROTOCOL_ERROR.
         if self.half(dir).pending.is_some() && !matches!(f, Frame::Continuation { .. }) {
             return self.protocol_error(out);
@@ -382,7 +396,16 @@ impl H2Connection {
             Frame::Data { stream, end_stream, data } => self.on_data(dir, stream, end_stream, data, out),
             Frame::RstStream { stream, .. } => {
                 self.stats.resets += 1;
-                self.close_stream(stream, MessageEnd::Interrupted, out);
+                let tail = dir == Direction::ToServer
+                    && self.streams.get(&stream).is_some_and(|s| matches!(&s.response, Response::Body(b) if !b.is_sse()));
+                match self.streams.get_mut(&stream) {
+                    Some(s) if tail => {
+                        end_body(s.request.take(), false, MessageEnd::Interrupted, out);
+                        s.state = s.state.step(StreamInput::ClientReset);
+                        self.draining = Some(stream);
+                    }
+                    _ => self.close_stream(stream, MessageEnd::Interrupted, out),
+                }
             }
             Frame::Settings { ack: false, params } => {
                 // Settings constrain what the *other* side sends (RFC 9113 §6.5: "the sender's" parameters

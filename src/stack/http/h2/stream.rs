@@ -4,7 +4,11 @@
 //! RFC 9113 §5.1 names states from one endpoint's view; between the two ends the same states read:
 //! `idle` -> HEADERS -> `open`; END_STREAM from the client -> the server's `half-closed (remote)`
 //! ([`StreamState::ClientClosed`]); END_STREAM from the server first -> [`StreamState::ServerClosed`];
-//! END_STREAM from both, or RST_STREAM from either -> `closed`. PUSH_PROMISE makes a stream
+//! END_STREAM from both, or RST_STREAM from either -> `closed`. One exception, which only an observer has: the
+//! client's RST_STREAM after the server's response head reaches the server one flight later, so the DATA the
+//! server had already sent still crosses the wire (§5.4.2: the receiver of RST_STREAM "MUST be prepared" for
+//! it) and is what the server answered: [`StreamState::ResetByClient`] reads that tail until the server's
+//! END_STREAM or RST_STREAM, and `closed` comes with the next frame that is not part of it. PUSH_PROMISE makes a stream
 //! `reserved (remote)` at the client ([`StreamState::Reserved`]); the server's HEADERS on it make it
 //! half-closed with only the server sending (§5.1: "reserved (remote)" -> HEADERS -> "half-closed (local)"
 //! at the client). Closed streams are dropped from the connection's map: a stream id at or below the
@@ -23,6 +27,9 @@ pub enum StreamState {
     ClientClosed,
     /// The server sent END_STREAM; the client still sends.
     ServerClosed,
+    /// The client sent RST_STREAM after the response head: only the server's frames already on their way
+    /// are read.
+    ResetByClient,
     Closed,
 }
 
@@ -33,17 +40,23 @@ pub enum StreamInput {
     PushAnswered,
     /// A frame with END_STREAM from one side.
     EndStream(Direction),
-    /// RST_STREAM from either side, or GOAWAY above its last stream id.
+    /// RST_STREAM from either side, or GOAWAY above its last stream id, or the end of a client reset's tail.
     Reset,
+    /// The client's RST_STREAM while the server's response body is on its way.
+    ClientReset,
 }
 
 impl StreamState {
     /// The transition function (every state listed).
     pub fn step(self, input: StreamInput) -> StreamState {
         use Direction::{ToClient, ToServer};
-        use StreamInput::{EndStream, PushAnswered, Reset};
+        use StreamInput::{ClientReset, EndStream, PushAnswered, Reset};
         match (self, input) {
             (_, Reset) => StreamState::Closed,
+            (StreamState::Open | StreamState::ClientClosed | StreamState::ResetByClient, ClientReset) => StreamState::ResetByClient,
+            (StreamState::Reserved | StreamState::ServerClosed | StreamState::Closed, ClientReset) => StreamState::Closed,
+            (StreamState::ResetByClient, EndStream(ToClient)) => StreamState::Closed,
+            (StreamState::ResetByClient, EndStream(ToServer) | PushAnswered) => StreamState::ResetByClient,
             (StreamState::Reserved, PushAnswered) => StreamState::ClientClosed,
             (StreamState::Reserved, EndStream(_)) => StreamState::Closed,
             (StreamState::Open, EndStream(ToServer)) => StreamState::ClientClosed,
@@ -61,7 +74,7 @@ impl StreamState {
         match self {
             StreamState::Reserved => dir == Direction::ToClient,
             StreamState::Open => true,
-            StreamState::ClientClosed => dir == Direction::ToClient,
+            StreamState::ClientClosed | StreamState::ResetByClient => dir == Direction::ToClient,
             StreamState::ServerClosed => dir == Direction::ToServer,
             StreamState::Closed => false,
         }
@@ -144,11 +157,24 @@ mod tests {
 
     #[test]
     fn reset_closes_from_any_state_and_push_follows_reserved() {
-        for s in [StreamState::Reserved, StreamState::Open, StreamState::ClientClosed, StreamState::ServerClosed, StreamState::Closed] {
+        for s in [StreamState::Reserved, StreamState::Open, StreamState::ClientClosed, StreamState::ServerClosed, StreamState::ResetByClient, StreamState::Closed] {
             assert_eq!(s.step(StreamInput::Reset), StreamState::Closed);
         }
         let s = StreamState::Reserved.step(StreamInput::PushAnswered);
         assert_eq!(s, StreamState::ClientClosed);
         assert!(!StreamState::Closed.sending(ToServer));
+    }
+
+    #[test]
+    fn a_client_reset_leaves_the_server_its_tail() {
+        for s in [StreamState::Open, StreamState::ClientClosed] {
+            let r = s.step(StreamInput::ClientReset);
+            assert_eq!(r, StreamState::ResetByClient);
+            assert!(r.sending(ToClient) && !r.sending(ToServer));
+            assert_eq!(r.step(StreamInput::EndStream(ToServer)), StreamState::ResetByClient);
+            assert_eq!(r.step(StreamInput::EndStream(ToClient)), StreamState::Closed);
+        }
+        // The server has nothing more to send: the reset closes.
+        assert_eq!(StreamState::ServerClosed.step(StreamInput::ClientReset), StreamState::Closed);
     }
 }

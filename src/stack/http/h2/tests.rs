@@ -189,6 +189,36 @@ fn rst_stream_mid_response_interrupts_the_exchange() {
 }
 
 #[test]
+fn a_client_reset_after_a_json_head_still_reads_the_body_already_sent() {
+    // undici resets a stream at a 404's head (NO_ERROR) while the server's JSON-RPC error body is on its way
+    // (samples/ecosystem/h2situations-restart-undici.pcap): that body is what the server answered.
+    let body = b"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Session not found\"}}";
+    let head = fr(frame::HEADERS, END_HEADERS, 1, &block(&[(":status", "404"), ("content-type", "application/json")]));
+    let start = (ToServer, cat(&[client_start(), req_headers(1, true)]));
+    let rst = (ToServer, fr(frame::RST_STREAM, 0, 1, &0u32.to_be_bytes()));
+    let (got, _) = run(&[
+        start.clone(),
+        (ToClient, cat(&[server_start(), head.clone()])),
+        rst.clone(),
+        (ToClient, fr(frame::DATA, 0, 1, body)),
+        (ToClient, fr(frame::DATA, END_STREAM, 1, b"")),
+    ]);
+    assert_eq!(got[got.len() - 2], format!("respbody Some(0) {}", String::from_utf8_lossy(body)));
+    assert_eq!(got[got.len() - 1], "respend Some(0) complete @5");
+    // The tail ends at the next frame that is not the server's on that stream: the client's next request,
+    // the server's frame on another stream, or the server's own reset.
+    for (next, end) in [
+        ((ToServer, req_headers(3, true)), "respend Some(0) interrupted @4"),
+        ((ToClient, fr(frame::PING, 0, 0, &[0; 8])), "respend Some(0) interrupted @4"),
+        ((ToClient, fr(frame::RST_STREAM, 0, 1, &8u32.to_be_bytes())), "respend Some(0) interrupted @4"),
+    ] {
+        let (got, _) = run(&[start.clone(), (ToClient, cat(&[server_start(), head.clone()])), rst.clone(), next]);
+        assert!(got.contains(&end.to_string()), "{got:?}");
+        assert_eq!(got.iter().filter(|e| e.starts_with("respend")).count(), 1, "{got:?}");
+    }
+}
+
+#[test]
 fn goaway_interrupts_only_the_streams_above_its_last_stream_id() {
     let (got, _) = run(&[
         (ToServer, cat(&[client_start(), req_headers(1, true), req_headers(3, false)])),
