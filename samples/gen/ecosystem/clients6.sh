@@ -54,6 +54,8 @@ mkdir -p "$CAP" "$WIRE" "$RUN"
 # (swarms sends OpenTelemetry spans unless SWARMS_TELEMETRY_ON is an off value).
 export DO_NOT_TRACK=1 PYTHONDONTWRITEBYTECODE=1 OTEL_SDK_DISABLED=true NO_UPDATE_NOTIFIER=1 NODE_ENV=production \
     ANONYMIZED_TELEMETRY=False SWARMS_TELEMETRY_ON=false SWARMS_VERBOSE_GLOBAL=False
+# swarms makes its workspace folder (an empty error.txt) in the working directory unless told where.
+export WORKSPACE_DIR="$RUN/swarms-workspace"
 
 SDKPY="$ECO/sdks/.venv/bin/python"
 SERVER=("$SDKPY" "$ECO/clients4/clients4_server.py")   # PORT --name NAME [--sse]
