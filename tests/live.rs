@@ -631,6 +631,31 @@ fn live_without_the_helper_beside_mcptap_is_one_line() {
 }
 
 #[test]
+fn mcptap_copied_under_the_helpers_name_says_so_instead_of_starting_itself_forever() {
+    // `cp target/release/mcptap bin/mcptap-live` by mistake: each hand-over would start mcptap again.
+    let dir = tmp("selfhelper");
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["mcptap", "mcptap-live"] {
+        std::fs::copy(env!("CARGO_BIN_EXE_mcptap"), dir.join(name)).unwrap();
+    }
+    let mut child = Command::new(dir.join("mcptap")).arg("-D").stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().ok();
+            panic!("mcptap -D with mcptap copied as mcptap-live did not end in 20 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.starts_with(&format!("mcptap: {} is mcptap itself, not the live capture helper", dir.join("mcptap-live").display())), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn the_helper_runs_directly_too() {
     // Where only mcptap-live has been given the capture capabilities, users run it by name.
     let o = Command::new(env!("CARGO_BIN_EXE_mcptap-live")).arg("-D").output().unwrap();

@@ -28,6 +28,9 @@ pub enum HandOffError {
     Start { path: String, msg: String },
     #[error("live capture is supported on Linux and macOS only")]
     Unsupported,
+    /// `mcptap` copied under the helper's name: handing over would start this program again, forever.
+    #[error("{path} is mcptap itself, not the live capture helper (cargo build --features live builds both: install target/release/mcptap-live)")]
+    SelfHelper { path: String },
 }
 
 /// Where the helper must be: beside the executable running now.
@@ -42,6 +45,11 @@ pub fn helper_path() -> Result<PathBuf, HandOffError> {
         Err(HandOffError::NotInstalled { path: path.display().to_string() })
     }
 }
+
+/// Set in the helper's environment by the hand-over. A build without live capture that finds it set was
+/// itself started as the helper (a copy of `mcptap` under the helper's name): it says so instead of handing
+/// over again, which would start it once more, without end.
+pub const HANDED_OVER: &str = "MCPTAP_HANDED_OVER";
 
 /// Judges the helper's `--version` run: `exit_code` is `None` when a signal ended it.
 pub fn probe_outcome(path: &Path, exit_code: Option<i32>, stderr: &str) -> Result<(), HandOffError> {
@@ -92,11 +100,14 @@ pub fn exec_live_helper() -> HandOffError {
         Ok(p) => p,
         Err(e) => return e,
     };
+    if std::env::var_os(HANDED_OVER).is_some() {
+        return HandOffError::SelfHelper { path: path.display().to_string() };
+    }
     if let Err(e) = probe(&path) {
         return e;
     }
     // argv[0] stays "mcptap": it is what the user ran, and what ps and the messages show.
-    let err = std::process::Command::new(&path).arg0("mcptap").args(std::env::args_os().skip(1)).exec();
+    let err = std::process::Command::new(&path).arg0("mcptap").args(std::env::args_os().skip(1)).env(HANDED_OVER, "1").exec();
     HandOffError::Start { path: path.display().to_string(), msg: crate::io_reason(&err) }
 }
 
