@@ -237,7 +237,8 @@ facts! {
         /// JSON-RPC requests still without a response when the stream ended: the POST's, or for the GET
         /// stream of an HTTP+SSE session, the requests POSTed to it and accepted (202) that it still owed.
         pending: Int,
-        /// `:` comment lines (keep-alives) seen.
+        /// `:` comment lines (keep-alives) seen, but a first one within a second of the head: it opens the
+        /// stream and keeps nothing alive.
         keepalives: Int,
         /// From response head to end, milliseconds of capture time.
         duration_ms: Int,

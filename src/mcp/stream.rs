@@ -10,6 +10,9 @@ use super::cursor::CursorState;
 /// Events this close (ms) after the first event following the longest silence count as one burst.
 pub const BURST_WINDOW_MS: i64 = 100;
 
+/// A first comment this close (ms) to the head opens the stream; a keep-alive's first comes after its interval.
+const OPENING_MS: i64 = 1_000;
+
 #[derive(Debug)]
 pub struct StreamTrack {
     /// Unique per stream in the run (for "same stream" questions).
@@ -17,7 +20,11 @@ pub struct StreamTrack {
     pub cursor: CursorState,
     pub events: u64,
     pub ids: u64,
+    /// `:` comments but one that opens the stream with its head (the Go SDK's `: ok`, written to commit the
+    /// head): that one keeps nothing alive.
     pub keepalives: u64,
+    /// Anything (event, comment, blank line) came on the stream.
+    opened: bool,
     pub retry_seen: bool,
     pub x_accel_no: bool,
     pub head_ts: Timestamp,
@@ -47,6 +54,7 @@ impl StreamTrack {
             events: 0,
             ids: 0,
             keepalives: 0,
+            opened: false,
             retry_seen: false,
             x_accel_no,
             head_ts,
@@ -78,6 +86,7 @@ impl StreamTrack {
     }
 
     fn activity(&mut self, ts: Timestamp) {
+        self.opened = true;
         let gap = ts.since(self.last_activity).0 / 1_000_000;
         self.max_silence_ms = self.max_silence_ms.max(gap);
         self.last_activity = self.last_activity.max(ts);
@@ -101,8 +110,11 @@ impl StreamTrack {
     }
 
     pub fn comment(&mut self, ts: Timestamp) {
+        let opening = !self.opened && ts.since(self.head_ts).0 / 1_000_000 <= OPENING_MS;
+        if !opening {
+            self.keepalives += 1;
+        }
         self.activity(ts);
-        self.keepalives += 1;
     }
 
     /// A blank line that dispatched no event: the stream is not silent, though no keep-alive comment came.
@@ -166,6 +178,15 @@ mod tests {
         k.end(ms(41_000));
         assert_eq!(k.max_silence_ms, 10_000);
         assert_eq!(k.keepalives, 4);
+        // A comment that opens the stream with its head keeps nothing alive (kubernetes-mcp-server's `: ok`,
+        // samples/ecosystem/situations6-idle-go-nginx-ts.pcap); one after it does, and so does a first comment
+        // that comes after a silence (the keep-alives above).
+        let mut o = StreamTrack::new(1, ms(0), false, Ids::new());
+        o.comment(ms(5));
+        o.end(ms(60_000));
+        assert_eq!((o.max_silence_ms, o.keepalives), (59_995, 0));
+        o.comment(ms(60_001));
+        assert_eq!(o.keepalives, 1);
         // Blank lines break it too, though they are no keep-alive comments.
         let mut b = StreamTrack::new(1, ms(0), false, Ids::new());
         for t in (12_000..=48_000).step_by(12_000) {
