@@ -1,7 +1,8 @@
 //! Record protection: one direction's AEAD, its IV and record sequence number, for TLS 1.2 (RFC 5288 GCM,
-//! RFC 7905 ChaCha20-Poly1305) and TLS 1.3 (RFC 8446 §5.2-§5.4). It owns nonce and additional-data
-//! construction and the inner plaintext of 1.3; the AEADs themselves are RustCrypto's (`aes-gcm`,
-//! `chacha20poly1305`).
+//! RFC 7905 ChaCha20-Poly1305) and TLS 1.3 (RFC 8446 §5.2-§5.4), and TLS 1.2's AES-CBC with HMAC (RFC 5246
+//! §6.2.3.2 MAC-then-encrypt, RFC 7366 encrypt-then-MAC). It owns nonce, additional-data and MAC input
+//! construction, CBC padding and the inner plaintext of 1.3; the primitives are RustCrypto's (`aes-gcm`,
+//! `chacha20poly1305`, `aes` + `cbc`, `hmac` over `sha1`/`sha2`).
 
 use aes_gcm::aead::{Aead as _, KeyInit, Payload};
 use aes_gcm::{Aes128Gcm, Aes256Gcm};
@@ -49,6 +50,155 @@ pub fn suite(id: u16) -> Option<(AeadAlg, HashAlg)> {
         0xcca8..=0xccaa => (AeadAlg::ChaCha20Poly1305, HashAlg::Sha256),
         _ => return None,
     })
+}
+
+/// The HMAC of a TLS 1.2 CBC suite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MacAlg {
+    Sha1,
+    Sha256,
+    Sha384,
+}
+
+impl MacAlg {
+    pub fn output_len(self) -> usize {
+        match self {
+            MacAlg::Sha1 => 20,
+            MacAlg::Sha256 => 32,
+            MacAlg::Sha384 => 48,
+        }
+    }
+}
+
+/// A TLS 1.2 AES-CBC suite: AES key length, record MAC, PRF hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CbcSuite {
+    pub key_len: usize,
+    pub mac: MacAlg,
+    pub prf: HashAlg,
+}
+
+/// The AES-CBC suites of TLS 1.2 (RFC 5246 §A.5, RFC 4492/8422, RFC 5289). Only the PRF hash of the
+/// SHA-384 suites differs from TLS 1.2's default SHA-256.
+pub fn cbc_suite(id: u16) -> Option<CbcSuite> {
+    let (key_len, mac) = match id {
+        // TLS_RSA_, DHE_RSA_, ECDHE_ECDSA_, ECDHE_RSA_WITH_AES_128_CBC_SHA
+        0x002f | 0x0033 | 0xc009 | 0xc013 => (16, MacAlg::Sha1),
+        // ..._WITH_AES_256_CBC_SHA
+        0x0035 | 0x0039 | 0xc00a | 0xc014 => (32, MacAlg::Sha1),
+        // ..._WITH_AES_128_CBC_SHA256
+        0x003c | 0x0067 | 0xc023 | 0xc027 => (16, MacAlg::Sha256),
+        // ..._WITH_AES_256_CBC_SHA256
+        0x003d | 0x006b => (32, MacAlg::Sha256),
+        // ECDHE_{ECDSA,RSA}_WITH_AES_256_CBC_SHA384
+        0xc024 | 0xc028 => (32, MacAlg::Sha384),
+        _ => return None,
+    };
+    let prf = if mac == MacAlg::Sha384 { HashAlg::Sha384 } else { HashAlg::Sha256 };
+    Some(CbcSuite { key_len, mac, prf })
+}
+
+/// One direction's CBC record protection (TLS 1.1+ explicit IV: the first block of each fragment).
+#[derive(Clone)]
+pub struct CbcCipher {
+    key: Vec<u8>,
+    mac_key: Vec<u8>,
+    mac: MacAlg,
+    /// RFC 7366 negotiated: the MAC covers the IV and ciphertext and follows them.
+    encrypt_then_mac: bool,
+    seq: u64,
+}
+
+impl std::fmt::Debug for CbcCipher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CbcCipher(AES-{}, {:?}, etm {}, seq {})", self.key.len() * 8, self.mac, self.encrypt_then_mac, self.seq)
+    }
+}
+
+const BLOCK: usize = 16;
+
+impl CbcCipher {
+    pub fn new(suite: CbcSuite, key: &[u8], mac_key: &[u8], encrypt_then_mac: bool) -> Option<CbcCipher> {
+        (key.len() == suite.key_len && mac_key.len() == suite.mac.output_len())
+            .then(|| CbcCipher { key: key.to_vec(), mac_key: mac_key.to_vec(), mac: suite.mac, encrypt_then_mac, seq: 0 })
+    }
+
+    /// Opens the next record (`None`: bad padding or MAC, the sequence number stays).
+    pub fn open(&mut self, header: &[u8; 5], fragment: &[u8]) -> Option<Opened> {
+        let plaintext = if self.encrypt_then_mac { self.open_etm(header, fragment)? } else { self.open_mte(header, fragment)? };
+        self.seq = self.seq.wrapping_add(1);
+        Some(Opened { content_type: header[0], plaintext })
+    }
+
+    /// RFC 7366 §3: `MAC(MAC_write_key, seq_num + type + version + length + IV + ENC(content + padding +
+    /// padding_length))`, `length` that of IV and ciphertext.
+    fn open_etm(&self, header: &[u8; 5], fragment: &[u8]) -> Option<Vec<u8>> {
+        let (sealed, tag) = fragment.split_at_checked(fragment.len().checked_sub(self.mac.output_len())?)?;
+        let len = u16::try_from(sealed.len()).ok()?;
+        if self.hmac(header, len, sealed)? != tag {
+            return None;
+        }
+        let padded = self.decrypt(sealed)?;
+        unpad(padded)
+    }
+
+    /// RFC 5246 §6.2.3.2: `ENC(content + MAC(MAC_write_key, seq_num + type + version + length + content) +
+    /// padding + padding_length)`, `length` that of the content.
+    fn open_mte(&self, header: &[u8; 5], fragment: &[u8]) -> Option<Vec<u8>> {
+        let mut plain = unpad(self.decrypt(fragment)?)?;
+        let content_len = plain.len().checked_sub(self.mac.output_len())?;
+        let tag = plain.split_off(content_len);
+        let len = u16::try_from(content_len).ok()?;
+        (self.hmac(header, len, &plain)? == tag).then_some(plain)
+    }
+
+    /// AES-CBC with the fragment's first block as IV; the rest must be whole blocks.
+    fn decrypt(&self, fragment: &[u8]) -> Option<Vec<u8>> {
+        use cbc::cipher::block_padding::NoPadding;
+        use cbc::cipher::{BlockDecryptMut, KeyIvInit};
+        let (iv, body) = fragment.split_at_checked(BLOCK)?;
+        if body.is_empty() || body.len() % BLOCK != 0 {
+            return None;
+        }
+        let mut buf = body.to_vec();
+        let n = match self.key.len() {
+            16 => cbc::Decryptor::<aes::Aes128>::new_from_slices(&self.key, iv).ok()?.decrypt_padded_mut::<NoPadding>(&mut buf).ok()?.len(),
+            32 => cbc::Decryptor::<aes::Aes256>::new_from_slices(&self.key, iv).ok()?.decrypt_padded_mut::<NoPadding>(&mut buf).ok()?.len(),
+            _ => return None,
+        };
+        buf.truncate(n);
+        Some(buf)
+    }
+
+    fn hmac(&self, header: &[u8; 5], len: u16, data: &[u8]) -> Option<Vec<u8>> {
+        use hmac::{Hmac, Mac};
+        let mut head = [0u8; 13];
+        head.get_mut(..8)?.copy_from_slice(&self.seq.to_be_bytes());
+        head.get_mut(8..11)?.copy_from_slice(header.get(..3)?);
+        head.get_mut(11..)?.copy_from_slice(&len.to_be_bytes());
+        fn run<M: Mac + hmac::digest::KeyInit>(key: &[u8], head: &[u8], data: &[u8]) -> Option<Vec<u8>> {
+            let mut m = <M as hmac::digest::KeyInit>::new_from_slice(key).ok()?;
+            m.update(head);
+            m.update(data);
+            Some(m.finalize().into_bytes().to_vec())
+        }
+        match self.mac {
+            MacAlg::Sha1 => run::<Hmac<sha1::Sha1>>(&self.mac_key, &head, data),
+            MacAlg::Sha256 => run::<Hmac<sha2::Sha256>>(&self.mac_key, &head, data),
+            MacAlg::Sha384 => run::<Hmac<sha2::Sha384>>(&self.mac_key, &head, data),
+        }
+    }
+}
+
+/// RFC 5246 §6.2.3.2: the last byte is the padding length, and every padding byte holds that value.
+fn unpad(mut padded: Vec<u8>) -> Option<Vec<u8>> {
+    let pad = usize::from(*padded.last()?);
+    let keep = padded.len().checked_sub(pad + 1)?;
+    if padded.get(keep..)?.iter().any(|&b| usize::from(b) != pad) {
+        return None;
+    }
+    padded.truncate(keep);
+    Some(padded)
 }
 
 #[derive(Clone)]
@@ -205,6 +355,64 @@ mod tests {
         assert!(again.open(&header, &rec[5..]).is_some());
         // The second record of a direction uses sequence 1: the same bytes no longer open.
         assert!(c.open(&header, &rec[5..]).is_none());
+    }
+
+    /// A TLS 1.2 CBC record as a sender makes it, with RustCrypto's encryptor: MAC-then-encrypt, or
+    /// encrypt-then-MAC.
+    #[allow(clippy::too_many_arguments)]
+    fn seal_cbc(suite: CbcSuite, key: &[u8], mac_key: &[u8], etm: bool, seq: u64, header: [u8; 5], content: &[u8], pad: u8) -> Vec<u8> {
+        use cbc::cipher::block_padding::NoPadding;
+        use cbc::cipher::{BlockEncryptMut, KeyIvInit};
+        let c = CbcCipher { key: key.to_vec(), mac_key: mac_key.to_vec(), mac: suite.mac, encrypt_then_mac: etm, seq };
+        let iv = [0x5a_u8; 16];
+        let mut plain = content.to_vec();
+        if !etm {
+            plain.extend(c.hmac(&header, content.len() as u16, content).unwrap());
+        }
+        // Padding up to the block, then `pad` more whole blocks (RFC 5246 allows up to 255 bytes).
+        let short = 16 - (plain.len() + 1) % 16;
+        let n = (short % 16) + 16 * usize::from(pad);
+        plain.extend(std::iter::repeat_n(n as u8, n + 1));
+        let len = plain.len();
+        let sealed = match key.len() {
+            16 => cbc::Encryptor::<aes::Aes128>::new_from_slices(key, &iv).unwrap().encrypt_padded_mut::<NoPadding>(&mut plain, len).unwrap().to_vec(),
+            _ => cbc::Encryptor::<aes::Aes256>::new_from_slices(key, &iv).unwrap().encrypt_padded_mut::<NoPadding>(&mut plain, len).unwrap().to_vec(),
+        };
+        let mut frag = iv.to_vec();
+        frag.extend(sealed);
+        if etm {
+            let tag = c.hmac(&header, frag.len() as u16, &frag).unwrap();
+            frag.extend(tag);
+        }
+        frag
+    }
+
+    #[test]
+    fn cbc_records_open_in_both_mac_orders_and_refuse_a_bad_mac_or_padding() {
+        let content = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n{\"jsonrpc\":\"2.0\"}";
+        let header = [23u8, 3, 3, 0, 0];
+        for id in [0xc013, 0xc014, 0xc027, 0xc028] {
+            let suite = cbc_suite(id).unwrap();
+            let (key, mac_key) = (vec![3u8; suite.key_len], vec![4u8; suite.mac.output_len()]);
+            for etm in [false, true] {
+                let mut c = CbcCipher::new(suite, &key, &mac_key, etm).unwrap();
+                for (seq, pad) in [(0u64, 0u8), (1, 2)] {
+                    let rec = seal_cbc(suite, &key, &mac_key, etm, seq, header, content, pad);
+                    let mut bad = rec.clone();
+                    let last = bad.len() - 1;
+                    bad[last] ^= 1;
+                    assert!(c.clone().open(&header, &bad).is_none(), "{id:04x} etm {etm}: a flipped last byte");
+                    let o = c.open(&header, &rec).unwrap_or_else(|| panic!("{id:04x} etm {etm} seq {seq}"));
+                    assert_eq!((o.content_type, o.plaintext.as_slice()), (23, &content[..]));
+                }
+                // The sequence number is in the MAC: record 0 again no longer opens as record 2.
+                assert!(c.open(&header, &seal_cbc(suite, &key, &mac_key, etm, 0, header, content, 0)).is_none());
+            }
+        }
+        // Suites: AES-128-CBC-SHA with the default PRF, AES-256-CBC-SHA384 with SHA-384's.
+        assert_eq!(cbc_suite(0xc013), Some(CbcSuite { key_len: 16, mac: MacAlg::Sha1, prf: HashAlg::Sha256 }));
+        assert_eq!(cbc_suite(0xc028).map(|s| s.prf), Some(HashAlg::Sha384));
+        assert_eq!(cbc_suite(0xc02f), None);
     }
 
     #[test]

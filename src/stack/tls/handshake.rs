@@ -101,6 +101,8 @@ pub struct ServerHello {
     pub alpn: Option<String>,
     /// RFC 8446 §4.1.3: a HelloRetryRequest is a ServerHello with this fixed random.
     pub retry: bool,
+    /// RFC 7366 `encrypt_then_mac` accepted: a CBC suite's MAC follows the ciphertext.
+    pub encrypt_then_mac: bool,
 }
 
 /// RFC 8446 §4.1.3: SHA-256 of "HelloRetryRequest".
@@ -114,6 +116,7 @@ const EXT_ALPN: u16 = 16;
 const EXT_PSK: u16 = 41;
 const EXT_EARLY_DATA: u16 = 42;
 const EXT_SUPPORTED_VERSIONS: u16 = 43;
+const EXT_ENCRYPT_THEN_MAC: u16 = 22;
 
 /// RFC 8446 §4.1.2 ClientHello: legacy_version(2) random(32) legacy_session_id<0..32>
 /// cipher_suites<2..> legacy_compression_methods<1..> extensions<8..>.
@@ -154,7 +157,7 @@ pub fn server_hello(body: &[u8]) -> Option<ServerHello> {
     c.vec8()?;
     let cipher_suite = c.u16()?;
     c.u8()?;
-    let mut sh = ServerHello { random, version: legacy, cipher_suite, alpn: None, retry: random == HRR_RANDOM };
+    let mut sh = ServerHello { random, version: legacy, cipher_suite, alpn: None, retry: random == HRR_RANDOM, encrypt_then_mac: false };
     if let Some(exts) = c.vec16() {
         each_extension(exts, |ty, data| match ty {
             // RFC 8446 §4.2.1: in a ServerHello, `selected_version`.
@@ -164,6 +167,7 @@ pub fn server_hello(body: &[u8]) -> Option<ServerHello> {
                 }
             }
             EXT_ALPN => sh.alpn = alpn_list(data).into_iter().next(),
+            EXT_ENCRYPT_THEN_MAC => sh.encrypt_then_mac = true,
             _ => {}
         });
     }

@@ -78,6 +78,26 @@ pub fn tls12_keys(hash: HashAlg, master: &[u8], client_random: &[u8], server_ran
     (client, server)
 }
 
+/// One direction's keys of a TLS 1.2 CBC suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CbcKeys {
+    pub mac: Vec<u8>,
+    pub key: Vec<u8>,
+}
+
+/// RFC 5246 §6.3 for a block cipher: the key block holds the two MAC keys, then the two write keys; TLS 1.1+
+/// sends each record's IV with it, so no IV comes from the block. Returns (client, server).
+pub fn tls12_cbc_keys(hash: HashAlg, master: &[u8], client_random: &[u8], server_random: &[u8], mac_len: usize, key_len: usize) -> (CbcKeys, CbcKeys) {
+    let mut seed = Vec::with_capacity(64);
+    seed.extend_from_slice(server_random);
+    seed.extend_from_slice(client_random);
+    let block = prf(hash, master, b"key expansion", &seed, 2 * mac_len + 2 * key_len);
+    let part = |from: usize, len: usize| block.get(from..from + len).unwrap_or_default().to_vec();
+    let client = CbcKeys { mac: part(0, mac_len), key: part(2 * mac_len, key_len) };
+    let server = CbcKeys { mac: part(mac_len, mac_len), key: part(2 * mac_len + key_len, key_len) };
+    (client, server)
+}
+
 /// RFC 8446 §7.1: `HKDF-Expand-Label(Secret, Label, Context, Length) = HKDF-Expand(Secret, HkdfLabel, Length)`
 /// with `struct { uint16 length; opaque label<7..255> = "tls13 " + Label; opaque context<0..255>; } HkdfLabel`.
 /// `None` when the secret is shorter than the hash (not a PRK) or the label/length is out of range.

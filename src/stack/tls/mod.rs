@@ -7,8 +7,8 @@
 //!
 //! Gap policy: TLS cannot resynchronise after lost bytes (records are chained by sequence number, RFC 8446
 //! §5.3), so a gap turns the connection dark with reason "broken sequence"; the gap is still passed on so
-//! HTTP interrupts what was open. Not supported, and reported as undecrypted with their reason: TLS 1.2
-//! CBC and other non-AEAD suites ("unsupported cipher suite 0x...."), SSL 3.0/TLS 1.0/1.1, 0-RTT early data
+//! HTTP interrupts what was open. Not supported, and reported as undecrypted with their reason: suites
+//! other than AEAD and TLS 1.2 AES-CBC ("unsupported cipher suite 0x...."), SSL 3.0/TLS 1.0/1.1, 0-RTT early data
 //! (skipped, counted), Encrypted Client Hello (the outer hello's random matches no key-log line).
 //!
 //! Waiting for keys (live capture only, `TlsLayer::wait_for_keys`): a key log is written by the client or
@@ -35,7 +35,7 @@ use crate::stack::coverage::{Coverage, Uncovered};
 use crate::reassembly::ConnId;
 use crate::time::{Duration, Timestamp};
 
-use cipher::{AeadAlg, Layer, RecordCipher};
+use cipher::{AeadAlg, CbcCipher, CbcSuite, Layer, RecordCipher};
 use handshake::{ClientHello, HandshakeReader, ServerHello};
 use keylog::KeyLog;
 use keys::HashAlg;
@@ -85,6 +85,8 @@ pub enum Delivery<'a> {
 enum Protection {
     /// TLS 1.2 after ChangeCipherSpec.
     Sealed12(RecordCipher),
+    /// TLS 1.2 after ChangeCipherSpec, an AES-CBC suite.
+    Cbc12(CbcCipher),
     /// TLS 1.3 under the handshake traffic secret.
     Handshake13(RecordCipher),
     /// TLS 1.3 under application traffic secret N (kept to derive N+1 on KeyUpdate).
@@ -124,8 +126,17 @@ pub struct KeyWait {
 struct Params {
     client: ClientHello,
     server: ServerHello,
-    aead: AeadAlg,
+    suite: Suite,
+    /// The PRF hash (1.2) or HKDF hash (1.3).
     hash: HashAlg,
+}
+
+/// How records of the negotiated suite are protected.
+#[derive(Debug, Clone, Copy)]
+enum Suite {
+    Aead(AeadAlg),
+    /// TLS 1.2 only.
+    Cbc(CbcSuite),
 }
 
 /// The connection's state machine.
@@ -412,11 +423,12 @@ impl TlsConnection {
         if let Some(a) = &sh.alpn {
             self.set_alpn(a.clone());
         }
-        let Some((aead, hash)) = cipher::suite(sh.cipher_suite) else {
-            self.go_dark(Undecrypted::UnsupportedSuite(sh.cipher_suite));
-            return;
+        let (suite, hash) = match (cipher::suite(sh.cipher_suite), cipher::cbc_suite(sh.cipher_suite)) {
+            (Some((aead, hash)), _) => (Suite::Aead(aead), hash),
+            (None, Some(cbc)) if sh.version == 0x0303 => (Suite::Cbc(cbc), cbc.prf),
+            _ => return self.go_dark(Undecrypted::UnsupportedSuite(sh.cipher_suite)),
         };
-        let params = Params { client: ch, server: sh, aead, hash };
+        let params = Params { client: ch, server: sh, suite, hash };
         match params.server.version {
             0x0303 => self.state = TlsState::Tls12(params),
             0x0304 => self.start13(params, keylog),
@@ -449,7 +461,10 @@ impl TlsConnection {
         else {
             return self.stall(Undecrypted::SecretsMissing, Resume::Start13(params));
         };
-        let mk = |s: &[u8]| keys::tls13_traffic_keys(params.hash, s, params.aead.key_len()).and_then(|k| RecordCipher::new(params.aead, &k, Layer::Tls13));
+        let Suite::Aead(aead) = params.suite else {
+            return self.go_dark(Undecrypted::UnsupportedSuite(params.server.cipher_suite));
+        };
+        let mk = |s: &[u8]| keys::tls13_traffic_keys(params.hash, s, aead.key_len()).and_then(|k| RecordCipher::new(aead, &k, Layer::Tls13));
         let (Some(c), Some(s)) = (mk(chs), mk(shs)) else {
             return self.go_dark(Undecrypted::SecretsMissing); // a secret of the wrong length for the hash
         };
@@ -468,13 +483,20 @@ impl TlsConnection {
         let Some(master) = master else {
             return self.stall(Undecrypted::SecretsMissing, Resume::Ccs12(p.clone(), dir));
         };
-        let (c, s) = keys::tls12_keys(p.hash, &master, &p.client.random, &p.server.random, p.aead.key_len(), p.aead.tls12_iv_len());
-        let k = match dir {
-            Direction::ToServer => c,
-            Direction::ToClient => s,
+        let to_server = dir == Direction::ToServer;
+        let prot = match p.suite {
+            Suite::Aead(aead) => {
+                let (c, s) = keys::tls12_keys(p.hash, &master, &p.client.random, &p.server.random, aead.key_len(), aead.tls12_iv_len());
+                RecordCipher::new(aead, if to_server { &c } else { &s }, Layer::Tls12).map(Protection::Sealed12)
+            }
+            Suite::Cbc(cbc) => {
+                let (c, s) = keys::tls12_cbc_keys(p.hash, &master, &p.client.random, &p.server.random, cbc.mac.output_len(), cbc.key_len);
+                let k = if to_server { c } else { s };
+                CbcCipher::new(cbc, &k.key, &k.mac, p.server.encrypt_then_mac).map(Protection::Cbc12)
+            }
         };
-        match RecordCipher::new(p.aead, &k, Layer::Tls12) {
-            Some(cipher) => self.dir_mut(dir).prot = Some(Protection::Sealed12(cipher)),
+        match prot {
+            Some(prot) => self.dir_mut(dir).prot = Some(prot),
             None => self.go_dark(Undecrypted::SecretsMissing),
         }
     }
@@ -501,6 +523,7 @@ impl TlsConnection {
             Some(Protection::Sealed12(c) | Protection::Handshake13(c) | Protection::App13 { cipher: c, .. }) => {
                 c.open(&rec.header, rec.fragment)
             }
+            Some(Protection::Cbc12(c)) => c.open(&rec.header, rec.fragment),
             None => return,
         };
         let Some(opened) = opened else {
@@ -549,7 +572,7 @@ impl TlsConnection {
             return;
         }
         let TlsState::Tls13 { params, client_app, server_app } = &self.state else { return };
-        let (aead, hash) = (params.aead, params.hash);
+        let (Suite::Aead(aead), hash) = (params.suite, params.hash) else { return };
         let app0 = match dir {
             Direction::ToServer => client_app.clone(),
             Direction::ToClient => server_app.clone(),
