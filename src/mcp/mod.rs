@@ -921,8 +921,8 @@ impl McpTracker {
             // A request reusing a session id the server declared dead. A POST of notifications or responses
             // only is no further request (INCIDENTS.md counts requests): beeai's `notifications/cancelled` after
             // each call (clients7-beeai-restart) neither counts nor makes a row.
-            let carries_request = !ids.is_empty();
-            let dead = (!is_post || carries_request).then_some(()).and_then(|()| self.clients.get_mut(&client_key)).and_then(|c| c.dead.get_mut(&**sid)).map(|d| {
+            let counts = !is_post || !ids.is_empty();
+            let dead = self.clients.get_mut(&client_key).filter(|_| counts).and_then(|c| c.dead.get_mut(&**sid)).map(|d| {
                 let before = req_ts < d.ts;
                 if is_post && !before {
                     d.reuses += 1;

@@ -852,12 +852,8 @@ impl Push {
             let n = Scan::new(whole.unwrap_or(&self.text)).number().map_err(|_| "number out of range")?;
             self.text.clear();
             match (want, n) {
-                (Want::Id, Num::U64(n)) => self.wire.id = Some(i64::try_from(n).map(Id::Num).unwrap_or_else(|_| Id::Other(n.to_string()))),
-                (Want::Id, Num::I64(n)) => self.wire.id = Some(Id::Num(n)),
-                (Want::Id, Num::F64(f)) => self.wire.id = Some(Id::Other(f.to_string())),
-                (Want::ReqId, Num::U64(n)) => self.params().request_id = Some(IdOrOther(Some(i64::try_from(n).map(Id::Num).unwrap_or_else(|_| Id::Other(n.to_string()))))),
-                (Want::ReqId, Num::I64(n)) => self.params().request_id = Some(IdOrOther(Some(Id::Num(n)))),
-                (Want::ReqId, Num::F64(f)) => self.params().request_id = Some(IdOrOther(Some(Id::Other(f.to_string())))),
+                (Want::Id, n) => self.wire.id = Some(n.into_id()),
+                (Want::ReqId, n) => self.params().request_id = Some(IdOrOther(Some(n.into_id()))),
                 (Want::Code, Num::I64(n)) => self.error_mut().0 = Some(n),
                 (Want::Code, Num::U64(n)) => self.error_mut().0 = Some(i64::try_from(n).map_err(|_| "error code out of range")?),
                 (Want::Code, Num::F64(_)) => return Err("error code is not an integer"),

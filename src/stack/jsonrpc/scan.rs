@@ -216,6 +216,17 @@ pub(super) enum Num {
     F64(f64),
 }
 
+impl Num {
+    /// A number read where an id goes: an integer that fits i64 is one, any other number is kept as its text.
+    pub(super) fn into_id(self) -> Id {
+        match self {
+            Num::U64(n) => i64::try_from(n).map(Id::Num).unwrap_or_else(|_| Id::Other(n.to_string())),
+            Num::I64(n) => Id::Num(n),
+            Num::F64(f) => Id::Other(f.to_string()),
+        }
+    }
+}
+
 pub(super) struct Scan<'a> {
     b: &'a [u8],
     i: usize,
@@ -656,11 +667,7 @@ impl<'a> Scan<'a> {
                 Ok(Id::Null)
             }
             Some(b'"') => Ok(Id::Str(self.string()?.into_owned())),
-            Some(b'-' | b'0'..=b'9') => Ok(match self.number()? {
-                Num::U64(n) => i64::try_from(n).map(Id::Num).unwrap_or_else(|_| Id::Other(n.to_string())),
-                Num::I64(n) => Id::Num(n),
-                Num::F64(f) => Id::Other(f.to_string()),
-            }),
+            Some(b'-' | b'0'..=b'9') => Ok(self.number()?.into_id()),
             _ => self.err("an id must be a string, a number or null"),
         }
     }

@@ -35,8 +35,24 @@ impl AeadAlg {
     }
 }
 
-/// What the analyzer can decrypt of a cipher suite: AEAD and hash, or `None` (CBC, RSA-PSK-only, CCM, ...).
-pub fn suite(id: u16) -> Option<(AeadAlg, HashAlg)> {
+/// How the records of a suite the analyzer can decrypt are protected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Suite {
+    /// With the PRF (1.2) or HKDF (1.3) hash.
+    Aead(AeadAlg, HashAlg),
+    /// TLS 1.2 only.
+    Cbc(CbcSuite),
+}
+
+/// What the analyzer can decrypt of a cipher suite, or `None` (3DES, CCM, Camellia, RSA-PSK-only, ...).
+pub fn suite(id: u16) -> Option<Suite> {
+    match aead_suite(id) {
+        Some((aead, hash)) => Some(Suite::Aead(aead, hash)),
+        None => cbc_suite(id).map(Suite::Cbc),
+    }
+}
+
+fn aead_suite(id: u16) -> Option<(AeadAlg, HashAlg)> {
     Some(match id {
         // RFC 8446 §B.4
         0x1301 => (AeadAlg::Aes128Gcm, HashAlg::Sha256),
@@ -98,20 +114,72 @@ pub fn cbc_suite(id: u16) -> Option<CbcSuite> {
     Some(CbcSuite { key_len, mac, prf })
 }
 
-/// One direction's CBC record protection (TLS 1.1+ explicit IV: the first block of each fragment).
+/// One direction's CBC record protection (TLS 1.1+ explicit IV: the first block of each fragment). The AES
+/// key schedule and the keyed HMAC are made once; each record clones them.
 #[derive(Clone)]
 pub struct CbcCipher {
-    key: Vec<u8>,
-    mac_key: Vec<u8>,
-    mac: MacAlg,
+    block: BlockKey,
+    mac: MacKey,
     /// RFC 7366 negotiated: the MAC covers the IV and ciphertext and follows them.
     encrypt_then_mac: bool,
     seq: u64,
 }
 
+#[derive(Clone)]
+enum BlockKey {
+    Aes128(Box<aes::Aes128>),
+    Aes256(Box<aes::Aes256>),
+}
+
+#[derive(Clone)]
+enum MacKey {
+    Sha1(Box<hmac::Hmac<sha1::Sha1>>),
+    Sha256(Box<hmac::Hmac<sha2::Sha256>>),
+    Sha384(Box<hmac::Hmac<sha2::Sha384>>),
+}
+
+impl MacKey {
+    fn new(alg: MacAlg, key: &[u8]) -> Option<MacKey> {
+        use hmac::digest::KeyInit as _;
+        (key.len() == alg.output_len()).then_some(())?;
+        Some(match alg {
+            MacAlg::Sha1 => MacKey::Sha1(Box::new(hmac::Hmac::new_from_slice(key).ok()?)),
+            MacAlg::Sha256 => MacKey::Sha256(Box::new(hmac::Hmac::new_from_slice(key).ok()?)),
+            MacAlg::Sha384 => MacKey::Sha384(Box::new(hmac::Hmac::new_from_slice(key).ok()?)),
+        })
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            MacKey::Sha1(_) => MacAlg::Sha1.output_len(),
+            MacKey::Sha256(_) => MacAlg::Sha256.output_len(),
+            MacKey::Sha384(_) => MacAlg::Sha384.output_len(),
+        }
+    }
+
+    /// `tag` is the HMAC of `head` then `data` (compared in constant time, as the crate does).
+    fn verifies(&self, head: &[u8], data: &[u8], tag: &[u8]) -> bool {
+        fn run<M: hmac::Mac + Clone>(key: &M, head: &[u8], data: &[u8], tag: &[u8]) -> bool {
+            let mut m = key.clone();
+            m.update(head);
+            m.update(data);
+            m.verify_slice(tag).is_ok()
+        }
+        match self {
+            MacKey::Sha1(k) => run(k.as_ref(), head, data, tag),
+            MacKey::Sha256(k) => run(k.as_ref(), head, data, tag),
+            MacKey::Sha384(k) => run(k.as_ref(), head, data, tag),
+        }
+    }
+}
+
 impl std::fmt::Debug for CbcCipher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "CbcCipher(AES-{}, {:?}, etm {}, seq {})", self.key.len() * 8, self.mac, self.encrypt_then_mac, self.seq)
+        let bits = match self.block {
+            BlockKey::Aes128(_) => 128,
+            BlockKey::Aes256(_) => 256,
+        };
+        write!(f, "CbcCipher(AES-{bits}, HMAC of {} bytes, etm {}, seq {})", self.mac.len(), self.encrypt_then_mac, self.seq)
     }
 }
 
@@ -119,8 +187,13 @@ const BLOCK: usize = 16;
 
 impl CbcCipher {
     pub fn new(suite: CbcSuite, key: &[u8], mac_key: &[u8], encrypt_then_mac: bool) -> Option<CbcCipher> {
-        (key.len() == suite.key_len && mac_key.len() == suite.mac.output_len())
-            .then(|| CbcCipher { key: key.to_vec(), mac_key: mac_key.to_vec(), mac: suite.mac, encrypt_then_mac, seq: 0 })
+        use cbc::cipher::KeyInit as _;
+        let block = match (suite.key_len, key.len()) {
+            (16, 16) => BlockKey::Aes128(Box::new(aes::Aes128::new_from_slice(key).ok()?)),
+            (32, 32) => BlockKey::Aes256(Box::new(aes::Aes256::new_from_slice(key).ok()?)),
+            _ => return None,
+        };
+        Some(CbcCipher { block, mac: MacKey::new(suite.mac, mac_key)?, encrypt_then_mac, seq: 0 })
     }
 
     /// Opens the next record (`None`: bad padding or MAC, the sequence number stays).
@@ -133,60 +206,50 @@ impl CbcCipher {
     /// RFC 7366 §3: `MAC(MAC_write_key, seq_num + type + version + length + IV + ENC(content + padding +
     /// padding_length))`, `length` that of IV and ciphertext.
     fn open_etm(&self, header: &[u8; 5], fragment: &[u8]) -> Option<Vec<u8>> {
-        let (sealed, tag) = fragment.split_at_checked(fragment.len().checked_sub(self.mac.output_len())?)?;
-        let len = u16::try_from(sealed.len()).ok()?;
-        if self.hmac(header, len, sealed)? != tag {
+        let (sealed, tag) = fragment.split_at_checked(fragment.len().checked_sub(self.mac.len())?)?;
+        if !self.mac.verifies(&self.mac_head(header, sealed.len())?, sealed, tag) {
             return None;
         }
-        let padded = self.decrypt(sealed)?;
-        unpad(padded)
+        unpad(self.decrypt(sealed)?)
     }
 
     /// RFC 5246 §6.2.3.2: `ENC(content + MAC(MAC_write_key, seq_num + type + version + length + content) +
     /// padding + padding_length)`, `length` that of the content.
     fn open_mte(&self, header: &[u8; 5], fragment: &[u8]) -> Option<Vec<u8>> {
         let mut plain = unpad(self.decrypt(fragment)?)?;
-        let content_len = plain.len().checked_sub(self.mac.output_len())?;
-        let tag = plain.split_off(content_len);
-        let len = u16::try_from(content_len).ok()?;
-        (self.hmac(header, len, &plain)? == tag).then_some(plain)
+        let content_len = plain.len().checked_sub(self.mac.len())?;
+        let (content, tag) = plain.split_at(content_len);
+        if !self.mac.verifies(&self.mac_head(header, content_len)?, content, tag) {
+            return None;
+        }
+        plain.truncate(content_len);
+        Some(plain)
+    }
+
+    /// What the MAC covers before the data: `seq_num + type + version + length`.
+    fn mac_head(&self, header: &[u8; 5], len: usize) -> Option<[u8; 13]> {
+        let mut head = [0u8; 13];
+        head.get_mut(..8)?.copy_from_slice(&self.seq.to_be_bytes());
+        head.get_mut(8..11)?.copy_from_slice(header.get(..3)?);
+        head.get_mut(11..)?.copy_from_slice(&u16::try_from(len).ok()?.to_be_bytes());
+        Some(head)
     }
 
     /// AES-CBC with the fragment's first block as IV; the rest must be whole blocks.
     fn decrypt(&self, fragment: &[u8]) -> Option<Vec<u8>> {
         use cbc::cipher::block_padding::NoPadding;
-        use cbc::cipher::{BlockDecryptMut, KeyIvInit};
+        use cbc::cipher::{BlockDecryptMut, InnerIvInit};
         let (iv, body) = fragment.split_at_checked(BLOCK)?;
         if body.is_empty() || body.len() % BLOCK != 0 {
             return None;
         }
         let mut buf = body.to_vec();
-        let n = match self.key.len() {
-            16 => cbc::Decryptor::<aes::Aes128>::new_from_slices(&self.key, iv).ok()?.decrypt_padded_mut::<NoPadding>(&mut buf).ok()?.len(),
-            32 => cbc::Decryptor::<aes::Aes256>::new_from_slices(&self.key, iv).ok()?.decrypt_padded_mut::<NoPadding>(&mut buf).ok()?.len(),
-            _ => return None,
+        let n = match &self.block {
+            BlockKey::Aes128(k) => cbc::Decryptor::inner_iv_slice_init(k.as_ref().clone(), iv).ok()?.decrypt_padded_mut::<NoPadding>(&mut buf).ok()?.len(),
+            BlockKey::Aes256(k) => cbc::Decryptor::inner_iv_slice_init(k.as_ref().clone(), iv).ok()?.decrypt_padded_mut::<NoPadding>(&mut buf).ok()?.len(),
         };
         buf.truncate(n);
         Some(buf)
-    }
-
-    fn hmac(&self, header: &[u8; 5], len: u16, data: &[u8]) -> Option<Vec<u8>> {
-        use hmac::{Hmac, Mac};
-        let mut head = [0u8; 13];
-        head.get_mut(..8)?.copy_from_slice(&self.seq.to_be_bytes());
-        head.get_mut(8..11)?.copy_from_slice(header.get(..3)?);
-        head.get_mut(11..)?.copy_from_slice(&len.to_be_bytes());
-        fn run<M: Mac + hmac::digest::KeyInit>(key: &[u8], head: &[u8], data: &[u8]) -> Option<Vec<u8>> {
-            let mut m = <M as hmac::digest::KeyInit>::new_from_slice(key).ok()?;
-            m.update(head);
-            m.update(data);
-            Some(m.finalize().into_bytes().to_vec())
-        }
-        match self.mac {
-            MacAlg::Sha1 => run::<Hmac<sha1::Sha1>>(&self.mac_key, &head, data),
-            MacAlg::Sha256 => run::<Hmac<sha2::Sha256>>(&self.mac_key, &head, data),
-            MacAlg::Sha384 => run::<Hmac<sha2::Sha384>>(&self.mac_key, &head, data),
-        }
     }
 }
 
@@ -363,11 +426,21 @@ mod tests {
     fn seal_cbc(suite: CbcSuite, key: &[u8], mac_key: &[u8], etm: bool, seq: u64, header: [u8; 5], content: &[u8], pad: u8) -> Vec<u8> {
         use cbc::cipher::block_padding::NoPadding;
         use cbc::cipher::{BlockEncryptMut, KeyIvInit};
-        let c = CbcCipher { key: key.to_vec(), mac_key: mac_key.to_vec(), mac: suite.mac, encrypt_then_mac: etm, seq };
+        use hmac::Mac;
+        let tag = |data: &[u8]| -> Vec<u8> {
+            let mut head = seq.to_be_bytes().to_vec();
+            head.extend_from_slice(&header[..3]);
+            head.extend_from_slice(&(data.len() as u16).to_be_bytes());
+            match suite.mac {
+                MacAlg::Sha1 => <hmac::Hmac<sha1::Sha1> as Mac>::new_from_slice(mac_key).unwrap().chain_update(&head).chain_update(data).finalize().into_bytes().to_vec(),
+                MacAlg::Sha256 => <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(mac_key).unwrap().chain_update(&head).chain_update(data).finalize().into_bytes().to_vec(),
+                MacAlg::Sha384 => <hmac::Hmac<sha2::Sha384> as Mac>::new_from_slice(mac_key).unwrap().chain_update(&head).chain_update(data).finalize().into_bytes().to_vec(),
+            }
+        };
         let iv = [0x5a_u8; 16];
         let mut plain = content.to_vec();
         if !etm {
-            plain.extend(c.hmac(&header, content.len() as u16, content).unwrap());
+            plain.extend(tag(content));
         }
         // Padding up to the block, then `pad` more whole blocks (RFC 5246 allows up to 255 bytes).
         let short = 16 - (plain.len() + 1) % 16;
@@ -381,8 +454,8 @@ mod tests {
         let mut frag = iv.to_vec();
         frag.extend(sealed);
         if etm {
-            let tag = c.hmac(&header, frag.len() as u16, &frag).unwrap();
-            frag.extend(tag);
+            let t = tag(&frag);
+            frag.extend(t);
         }
         frag
     }

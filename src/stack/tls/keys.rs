@@ -64,18 +64,23 @@ fn p_hash<M: Mac + hmac::digest::KeyInit + Clone>(secret: &[u8], label: &[u8], s
     out
 }
 
-/// RFC 5246 §6.3: `key_block = PRF(master_secret, "key expansion", server_random + client_random)`,
-/// cut into client/server MAC keys (none for AEAD suites), client/server write keys, client/server IVs.
-/// Returns (client, server).
+/// RFC 5246 §6.3 for an AEAD suite: the key block ([`key_block`]) cut into client/server write keys, then
+/// client/server IVs (no MAC keys). Returns (client, server).
 pub fn tls12_keys(hash: HashAlg, master: &[u8], client_random: &[u8], server_random: &[u8], key_len: usize, iv_len: usize) -> (KeyIv, KeyIv) {
-    let mut seed = Vec::with_capacity(64);
-    seed.extend_from_slice(server_random);
-    seed.extend_from_slice(client_random);
-    let block = prf(hash, master, b"key expansion", &seed, 2 * key_len + 2 * iv_len);
+    let block = key_block(hash, master, client_random, server_random, 2 * key_len + 2 * iv_len);
     let part = |from: usize, len: usize| block.get(from..from + len).unwrap_or_default().to_vec();
     let client = KeyIv { key: part(0, key_len), iv: part(2 * key_len, iv_len) };
     let server = KeyIv { key: part(key_len, key_len), iv: part(2 * key_len + iv_len, iv_len) };
     (client, server)
+}
+
+/// RFC 5246 §6.3: `key_block = PRF(master_secret, "key expansion", server_random + client_random)`, `len`
+/// bytes of it.
+fn key_block(hash: HashAlg, master: &[u8], client_random: &[u8], server_random: &[u8], len: usize) -> Vec<u8> {
+    let mut seed = Vec::with_capacity(64);
+    seed.extend_from_slice(server_random);
+    seed.extend_from_slice(client_random);
+    prf(hash, master, b"key expansion", &seed, len)
 }
 
 /// One direction's keys of a TLS 1.2 CBC suite.
@@ -88,10 +93,7 @@ pub struct CbcKeys {
 /// RFC 5246 §6.3 for a block cipher: the key block holds the two MAC keys, then the two write keys; TLS 1.1+
 /// sends each record's IV with it, so no IV comes from the block. Returns (client, server).
 pub fn tls12_cbc_keys(hash: HashAlg, master: &[u8], client_random: &[u8], server_random: &[u8], mac_len: usize, key_len: usize) -> (CbcKeys, CbcKeys) {
-    let mut seed = Vec::with_capacity(64);
-    seed.extend_from_slice(server_random);
-    seed.extend_from_slice(client_random);
-    let block = prf(hash, master, b"key expansion", &seed, 2 * mac_len + 2 * key_len);
+    let block = key_block(hash, master, client_random, server_random, 2 * mac_len + 2 * key_len);
     let part = |from: usize, len: usize| block.get(from..from + len).unwrap_or_default().to_vec();
     let client = CbcKeys { mac: part(0, mac_len), key: part(2 * mac_len, key_len) };
     let server = CbcKeys { mac: part(mac_len, mac_len), key: part(2 * mac_len + key_len, key_len) };

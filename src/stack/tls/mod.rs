@@ -35,10 +35,9 @@ use crate::stack::coverage::{Coverage, Uncovered};
 use crate::reassembly::ConnId;
 use crate::time::{Duration, Timestamp};
 
-use cipher::{AeadAlg, CbcCipher, CbcSuite, Layer, RecordCipher};
+use cipher::{CbcCipher, Layer, RecordCipher, Suite};
 use handshake::{ClientHello, HandshakeReader, ServerHello};
 use keylog::KeyLog;
-use keys::HashAlg;
 use record::{Framing, Record, RecordFramer};
 
 /// Why (part of) a TLS connection could not be decrypted. `as_str` is the stable reason in reports.
@@ -127,16 +126,6 @@ struct Params {
     client: ClientHello,
     server: ServerHello,
     suite: Suite,
-    /// The PRF hash (1.2) or HKDF hash (1.3).
-    hash: HashAlg,
-}
-
-/// How records of the negotiated suite are protected.
-#[derive(Debug, Clone, Copy)]
-enum Suite {
-    Aead(AeadAlg),
-    /// TLS 1.2 only.
-    Cbc(CbcSuite),
 }
 
 /// The connection's state machine.
@@ -423,12 +412,10 @@ impl TlsConnection {
         if let Some(a) = &sh.alpn {
             self.set_alpn(a.clone());
         }
-        let (suite, hash) = match (cipher::suite(sh.cipher_suite), cipher::cbc_suite(sh.cipher_suite)) {
-            (Some((aead, hash)), _) => (Suite::Aead(aead), hash),
-            (None, Some(cbc)) if sh.version == 0x0303 => (Suite::Cbc(cbc), cbc.prf),
-            _ => return self.go_dark(Undecrypted::UnsupportedSuite(sh.cipher_suite)),
+        let Some(suite) = cipher::suite(sh.cipher_suite) else {
+            return self.go_dark(Undecrypted::UnsupportedSuite(sh.cipher_suite));
         };
-        let params = Params { client: ch, server: sh, suite, hash };
+        let params = Params { client: ch, server: sh, suite };
         match params.server.version {
             0x0303 => self.state = TlsState::Tls12(params),
             0x0304 => self.start13(params, keylog),
@@ -461,10 +448,10 @@ impl TlsConnection {
         else {
             return self.stall(Undecrypted::SecretsMissing, Resume::Start13(params));
         };
-        let Suite::Aead(aead) = params.suite else {
+        let Suite::Aead(aead, hash) = params.suite else {
             return self.go_dark(Undecrypted::UnsupportedSuite(params.server.cipher_suite));
         };
-        let mk = |s: &[u8]| keys::tls13_traffic_keys(params.hash, s, aead.key_len()).and_then(|k| RecordCipher::new(aead, &k, Layer::Tls13));
+        let mk = |s: &[u8]| keys::tls13_traffic_keys(hash, s, aead.key_len()).and_then(|k| RecordCipher::new(aead, &k, Layer::Tls13));
         let (Some(c), Some(s)) = (mk(chs), mk(shs)) else {
             return self.go_dark(Undecrypted::SecretsMissing); // a secret of the wrong length for the hash
         };
@@ -485,12 +472,12 @@ impl TlsConnection {
         };
         let to_server = dir == Direction::ToServer;
         let prot = match p.suite {
-            Suite::Aead(aead) => {
-                let (c, s) = keys::tls12_keys(p.hash, &master, &p.client.random, &p.server.random, aead.key_len(), aead.tls12_iv_len());
+            Suite::Aead(aead, hash) => {
+                let (c, s) = keys::tls12_keys(hash, &master, &p.client.random, &p.server.random, aead.key_len(), aead.tls12_iv_len());
                 RecordCipher::new(aead, if to_server { &c } else { &s }, Layer::Tls12).map(Protection::Sealed12)
             }
             Suite::Cbc(cbc) => {
-                let (c, s) = keys::tls12_cbc_keys(p.hash, &master, &p.client.random, &p.server.random, cbc.mac.output_len(), cbc.key_len);
+                let (c, s) = keys::tls12_cbc_keys(cbc.prf, &master, &p.client.random, &p.server.random, cbc.mac.output_len(), cbc.key_len);
                 let k = if to_server { c } else { s };
                 CbcCipher::new(cbc, &k.key, &k.mac, p.server.encrypt_then_mac).map(Protection::Cbc12)
             }
@@ -572,7 +559,7 @@ impl TlsConnection {
             return;
         }
         let TlsState::Tls13 { params, client_app, server_app } = &self.state else { return };
-        let (Suite::Aead(aead), hash) = (params.suite, params.hash) else { return };
+        let Suite::Aead(aead, hash) = params.suite else { return };
         let app0 = match dir {
             Direction::ToServer => client_app.clone(),
             Direction::ToClient => server_app.clone(),

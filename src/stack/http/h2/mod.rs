@@ -396,10 +396,9 @@ impl H2Connection {
             Frame::Data { stream, end_stream, data } => self.on_data(dir, stream, end_stream, data, out),
             Frame::RstStream { stream, .. } => {
                 self.stats.resets += 1;
-                let tail = dir == Direction::ToServer
-                    && self.streams.get(&stream).is_some_and(|s| matches!(&s.response, Response::Body(b) if !b.is_sse()));
                 match self.streams.get_mut(&stream) {
-                    Some(s) if tail => {
+                    // The server's frames in flight are read only for a body whose end is not the stream's life.
+                    Some(s) if dir == Direction::ToServer && matches!(&s.response, Response::Body(b) if !b.is_sse()) => {
                         end_body(s.request.take(), false, MessageEnd::Interrupted, out);
                         s.state = s.state.step(StreamInput::ClientReset);
                         self.draining = Some(stream);
