@@ -857,6 +857,36 @@ mod tests {
     }
 
     #[test]
+    fn table_silence_after_the_sender_resent_its_unacknowledged_bytes_is_a_gone_peer_not_loss() {
+        // The client's link went away mid-response: the server's retransmission timer resends the same
+        // segment with backoff (situations8-vanish-netns.pcap). Its sender saw no ACK either: the capture
+        // lost nothing. One resend is not enough to say so (a tail-loss probe can race a delayed ACK).
+        let mut rig = request_answered();
+        rig.send(C, S, "A", 119, 518, b"");
+        rig.send(S, C, "AP", 518, 119, b"data: x\n\n");
+        rig.secs += 1;
+        rig.send(S, C, "AP", 518, 119, b"data: x\n\n");
+        rig.take();
+        rig.secs += 2 * UNACKED_SECS;
+        rig.expire();
+        assert_eq!(rig.table.stats().unacked_silences, 1, "one resend still reads as the capture's loss");
+        rig.take();
+        rig.send(S, C, "AP", 518, 119, b"data: x\n\n");
+        rig.secs += 2 * UNACKED_SECS;
+        rig.expire();
+        assert!(!rig.take().iter().any(|e| matches!(e, Ev::Unacked { .. })), "resent twice: the peer is gone");
+        assert_eq!(rig.table.stats().unacked_silences, 1);
+        // An acknowledgement that moves starts the count again: new bytes unacknowledged after it, resent
+        // once, fall silent as the capture's loss.
+        rig.send(C, S, "A", 119, 527, b"");
+        rig.send(S, C, "AP", 527, 119, b"data: y\n\n");
+        rig.send(S, C, "AP", 527, 119, b"data: y\n\n");
+        rig.secs += 2 * UNACKED_SECS;
+        rig.expire();
+        assert_eq!(rig.table.stats().unacked_silences, 2);
+    }
+
+    #[test]
     fn table_silence_with_everything_acknowledged_or_talk_going_on_is_no_loss() {
         let mut rig = request_answered();
         // Packets keep coming (each acknowledging the last): the check moves with them.

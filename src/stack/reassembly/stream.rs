@@ -147,11 +147,14 @@ pub(crate) struct Cursor {
     highest: u64,
     /// Highest offset the peer acknowledged (its next expected byte).
     acked: u64,
+    /// Segments that resent only bytes already seen, some beyond `acked`, since `acked` last moved: the
+    /// sender's retransmission timer firing (RFC 6298 §5) because no acknowledgement reached it either.
+    resent: u8,
 }
 
 impl Cursor {
     fn new(base: u32) -> Self {
-        Cursor { base, next: 0, highest: 0, acked: 0 }
+        Cursor { base, next: 0, highest: 0, acked: 0, resent: 0 }
     }
 
     /// RFC 9293 §3.4: "the sequence number space is finite, though very large ... all arithmetic dealing
@@ -406,6 +409,9 @@ impl Stream {
         }
         if len > 0 && ctx.stats.retransmitted_bytes.saturating_sub(old_before) >= len {
             ctx.stats.retransmitted_segments = ctx.stats.retransmitted_segments.saturating_add(1);
+            if end > i64::try_from(cur.acked).unwrap_or(i64::MAX) {
+                cur.resent = cur.resent.saturating_add(1);
+            }
         }
         if end > 0 {
             cur.highest = cur.highest.max(u64::try_from(end).unwrap_or(0));
@@ -435,6 +441,9 @@ impl Stream {
         if acked > cur.ahead_limit() {
             return;
         }
+        if acked > cur.acked {
+            cur.resent = 0;
+        }
         if acked <= cur.next {
             if acked > cur.acked {
                 cur.acked = acked;
@@ -452,10 +461,13 @@ impl Stream {
     /// Bytes of this stream the capture saw that the peer never acknowledged. A receiver's TCP
     /// acknowledges what it gets within half a second (RFC 9293 §3.8.6.3, delayed ACKs), so seen bytes
     /// still unacknowledged long after the connection fell silent mean the capture lost the peer's
-    /// packets, and probably this stream's later ones with them.
+    /// packets, and probably this stream's later ones with them. Unless the sender resent them again and
+    /// again: then its acknowledgements were missing on the wire too, not just from the capture, and the
+    /// peer is gone (a client whose link or host went away mid-call, `samples/ecosystem/
+    /// situations8-vanish-netns.pcap`). One resend can be a tail-loss probe racing a delayed ACK.
     pub(crate) fn unacked(&self) -> bool {
         match self.state {
-            StreamState::Open(c) | StreamState::FinReceived { cur: c, .. } => c.highest.max(c.next) > c.acked,
+            StreamState::Open(c) | StreamState::FinReceived { cur: c, .. } => c.highest.max(c.next) > c.acked && c.resent < 2,
             StreamState::Unsynced | StreamState::Ended(_) => false,
         }
     }
