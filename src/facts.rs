@@ -312,6 +312,11 @@ facts! {
         /// A request with this id was outstanding (sent and not yet answered) when this reply arrived: the
         /// id was reused by a new request, which JSON-RPC allows once the earlier one is answered.
         outstanding: Bool,
+        /// HTTP may have paired the reply's response with the wrong request: on a connection where a capture
+        /// gap took a response or whose start the capture missed (RFC 9112 §9.3.2 pairs by order only), the
+        /// reply answers no request of its exchange, or its response names another session than its request,
+        /// or the exchange lost server bytes. The earlier delivery may be another exchange's.
+        capture_loss: Bool,
     }
 
     /// An HTTP response with status >= 400 to a request of an MCP session or on an MCP endpoint.
@@ -468,7 +473,9 @@ facts! {
         /// The capture saw an `initialize` of this client address toward this server.
         client_initialized: Bool,
         /// (`request`) The capture lost server bytes toward this client: the `initialize` result that
-        /// minted `new_id` may be among them. Always false for `response`.
+        /// minted `new_id` may be among them. (`response`) The connection's pairing is unsure (a capture
+        /// gap took a response, or the capture missed its start): the response naming another session
+        /// answers another request than the one HTTP paired it with.
         capture_loss: Bool,
     }
 

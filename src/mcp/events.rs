@@ -244,13 +244,14 @@ impl McpTracker {
             // capture did not see begin: a message went unseen and HTTP paired this response with the
             // wrong request (RFC 9112 §9.3.2 pairs by order only). What this stream owes is not known.
             mispaired |= !owed && pairing_unsure;
+            let unsure = capture_loss || resp.gap || mispaired;
             answered_here |= owed;
             st.replied |= owed;
             if let Some(i) = s.legacy_pending.iter().position(|p| p == id) {
                 s.legacy_pending.swap_remove(i);
             }
             let init = if on_get { &mut legacy_init } else { &mut resp.init_requested };
-            reply_delivered(s, &mut self.versions, m, Delivered { frame, stream: st.uid, head_frame: asked_at }, init, cap_answered, (client, &get_path, ts), out);
+            reply_delivered(s, &mut self.versions, m, Delivered { frame, stream: st.uid, head_frame: asked_at, unsure }, init, cap_answered, (client, &get_path, ts), out);
         }
         if on_get {
             s.legacy_init = legacy_init.map(|v| (v, asked_at));

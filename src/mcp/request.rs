@@ -784,6 +784,65 @@ mod tests {
     }
 
     #[test]
+    fn responses_shifted_by_a_gap_that_took_two_are_neither_rotation_nor_duplicate() {
+        // A pooled connection carries sessions aaaa and bbbb (undici shares it: sensor3-ts-b64.pcap). A gap
+        // takes the responses to tx2 and tx3; HTTP accounts for one, so tx4's response (session bbbb, id 1)
+        // is paired with tx3 (session aaaa, id 2), whose session already had its id 1 answered.
+        let (mut h, c) = two_sessions_on_one_connection();
+        let tx2 = h.post(c, &["Mcp-Session-Id: bbbb", V25], &tool_call(9));
+        let tx3 = h.post(c, &["Mcp-Session-Id: aaaa", V25], &tool_call(2));
+        let _tx4 = h.post(c, &["Mcp-Session-Id: bbbb", V25], &tool_call(1));
+        h.gap(c, 900);
+        h.lost_response(c, tx2);
+        h.json(c, tx3, &["Mcp-Session-Id: bbbb"], &tool_result(1));
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
+        let changes = h.facts_of("session_change");
+        assert!(matches!(&changes[..], [f] if matches!(&f.kind, FactKind::SessionChange(s) if s.how == "response" && s.capture_loss)));
+        let dups = h.facts_of("duplicate_response");
+        assert!(matches!(&dups[..], [f] if matches!(&f.kind, FactKind::DuplicateResponse(d) if !d.outstanding && d.capture_loss)));
+    }
+
+    #[test]
+    fn a_shifted_response_whose_id_matches_by_chance_judges_nothing_of_its_paired_session() {
+        // Sessions number their calls alike, so a response HTTP shifted onto another session's request often
+        // carries the id that request asked for. Session aaaa's replies are JSON; bbbb's SSE reply without
+        // event ids, paired with aaaa's request sent after the gap, is no downgrade of aaaa.
+        let (mut h, c) = two_sessions_on_one_connection();
+        let tx2 = h.post(c, &["Mcp-Session-Id: bbbb", V25], &tool_call(9));
+        let tx3 = h.post(c, &["Mcp-Session-Id: aaaa", V25], &tool_call(2));
+        h.gap(c, 900);
+        h.lost_response(c, tx2);
+        let tx4 = h.post(c, &["Mcp-Session-Id: bbbb", V25], &tool_call(4));
+        h.json(c, tx3, &["Mcp-Session-Id: bbbb"], &tool_result(4));
+        let _tx5 = h.post(c, &["Mcp-Session-Id: aaaa", V25], &tool_call(4));
+        h.sse(c, tx4, &["Mcp-Session-Id: aaaa"]);
+        h.event(c, tx4, None, &tool_result(4));
+        h.end(c, tx4, crate::http::MessageEnd::Complete);
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn without_a_gap_the_same_answers_are_rotation_and_duplicate() {
+        let (mut h, c) = two_sessions_on_one_connection();
+        let tx3 = h.post(c, &["Mcp-Session-Id: aaaa", V25], &tool_call(2));
+        h.json(c, tx3, &["Mcp-Session-Id: bbbb"], &tool_result(1));
+        h.finish();
+        assert_eq!(h.alarms(), vec!["MCP-DUPLICATE-RESPONSE", "MCP-SESSION-ROTATION"]);
+    }
+
+    /// Sessions aaaa and bbbb initialized on one connection, aaaa's call id 1 answered.
+    fn two_sessions_on_one_connection() -> (Harness, crate::reassembly::ConnId) {
+        let mut h = Harness::new();
+        let c = session(&mut h);
+        handshake(&mut h, c, "2025-11-25", "2025-11-25", "bbbb");
+        let tx1 = h.post(c, &[SID, V25], &tool_call(1));
+        h.json(c, tx1, &[SID], &tool_result(1));
+        (h, c)
+    }
+
+    #[test]
     fn re_initialize_after_a_404_is_a_new_session_not_a_rotation() {
         let mut h = Harness::new();
         let c = session(&mut h);

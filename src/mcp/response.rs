@@ -106,13 +106,20 @@ impl McpTracker {
         if !req.checked {
             self.request_end(conn, tx, ts, out);
         }
-        let gapped = match self.conns.get_mut(&conn) {
+        let (gapped, pairing_unsure) = match self.conns.get_mut(&conn) {
             Some(v) => {
                 v.mcp = true;
-                v.gapped
+                (v.gapped, v.gapped || v.midstream)
             }
-            None => false,
+            None => (false, false),
         };
+        // A response naming another session than its request, on a connection where a gap took a response
+        // or whose start the capture missed: HTTP paired it with the wrong request (RFC 9112 §9.3.2 pairs by
+        // order only, and a gap may take more than the one response it accounts for:
+        // samples/ecosystem/sensor3-ts-b64.pcap, an undici connection shared by sessions). Not a rotation;
+        // what the exchange shows belongs to another one.
+        let mispaired = pairing_unsure && !initialize && matches!((&req_sid, &resp_sid), (Some(old), Some(new)) if **old != **new);
+        resp.gap |= mispaired;
         // A POST to the message URL an `endpoint` event announced (its session parameter), not to the SSE URL.
         let legacy_message = info.is_legacy();
         if initialize && req_sid.is_none() && (300..400).contains(&head.status) {
@@ -233,7 +240,7 @@ impl McpTracker {
                         old_id: old.to_string().into(),
                         new_id: new.clone().into(),
                         new_id_minted: self.minted.contains(new),
-                        capture_loss: false,
+                        capture_loss: mispaired,
                         old_id_minted: self.minted.contains(&**old),
                         client_initialized: self.clients.get(&client_key).is_some_and(|c| c.initialized),
                     }),
@@ -540,9 +547,13 @@ impl McpTracker {
             self.stats.jsonrpc_messages += msgs.len() as u64;
             let cap_answered = self.limits.max_pending_per_session.saturating_mul(4);
             if resp.status < 400 {
+                let asked = req.map(Req::request_ids).unwrap_or_default();
                 for m in msgs {
-                    if m.reply_id().is_some() {
-                        let at = Delivered { frame: resp.frame, stream: 0, head_frame: resp.frame };
+                    if let Some(id) = m.reply_id() {
+                        // A reply its request did not ask for, on a connection whose pairing is unsure: another
+                        // exchange's response.
+                        let unsure = capture_loss || (view.gapped || view.midstream) && !asked.contains(id);
+                        let at = Delivered { frame: resp.frame, stream: 0, head_frame: resp.frame, unsure };
                         reply_delivered(s, &mut self.versions, m, at, &mut resp.init_requested, cap_answered, (client, &path, ts), out);
                     }
                 }
@@ -672,6 +683,8 @@ pub(super) struct Delivered {
     pub(super) frame: u64,
     pub(super) stream: u64,
     pub(super) head_frame: u64,
+    /// HTTP may have paired the reply's response with the wrong request (`duplicate_response.capture_loss`).
+    pub(super) unsure: bool,
 }
 
 /// One JSON-RPC reply delivered to a session, on an SSE stream or in a JSON body alike: the duplicate
@@ -715,6 +728,7 @@ pub(super) fn reply_delivered<F: FnMut(Fact)>(
                 same_stream: first_stream == at.stream,
                 first_frame: first_frame as i64,
                 outstanding,
+                capture_loss: at.unsure,
             }),
         });
     }
