@@ -134,6 +134,10 @@ pub fn list_interfaces() -> Result<Vec<String>, LiveError> {
         .collect())
 }
 
+/// How long the kernel holds a block that is not full before handing it over (Suricata's AF_PACKET
+/// `block-timeout` default is 10 ms too): the latency a packet on a quiet link waits.
+const BLOCK_TIMEOUT_MS: i32 = 10;
+
 /// Opens and activates the capture, applies the filter, and makes it non-blocking for the capture
 /// thread's packet stream.
 fn open_capture(live: &LiveConfig) -> Result<Capture<Active>, LiveError> {
@@ -147,9 +151,14 @@ fn open_capture(live: &LiveConfig) -> Result<Capture<Active>, LiveError> {
         .promisc(promisc)
         .snaplen(live.snaplen)
         .buffer_size(live.buffer_bytes)
-        // Immediate mode: each packet is handed over as it arrives, not when a TPACKET_V3 block fills or
-        // times out, so an incident is written within milliseconds of its evidence.
-        .immediate_mode(true)
+        // Not immediate mode: on Linux that means TPACKET_V2, one ring frame per packet sized for the snap
+        // length (capped at the interface MTU: 64 KiB on `lo`, where segmentation offload makes packets that
+        // large), so a 256 KiB buffer held two packets and a burst was mostly dropped
+        // (samples/ecosystem/sensor3.md: 3,135 drops where tcpdump at a quarter of the buffer had 230).
+        // TPACKET_V3 packs packets into blocks, as tcpdump and Suricata's AF_PACKET use it; a block is
+        // handed over when full or after BLOCK_TIMEOUT_MS, which bounds the latency an incident waits.
+        .immediate_mode(false)
+        .timeout(BLOCK_TIMEOUT_MS)
         .open()
         .map_err(|e| open_error(iface, &e))?;
     let mut cap = cap;
@@ -461,6 +470,13 @@ impl Sensor<'_> {
     fn message(&mut self, msg: mover::Msg, engine: &mut Engine, report: &mut LiveReport) -> Result<Option<LiveError>, LiveError> {
         match msg {
             mover::Msg::Batch(b) => {
+                // A batch can hold a whole short connection (the kernel hands packets over a block at a
+                // time), so a connection would end before it could be seen waiting for its secrets. A
+                // client logs them during its handshake, before the block that carries it is handed over:
+                // read what the key log gained before the batch's packets are analysed or routed.
+                if !self.keys.is_empty() {
+                    self.poll_keys(engine, report)?;
+                }
                 for (h, data) in b.packets() {
                     self.packet(h, data, engine, report)?;
                 }

@@ -1,6 +1,6 @@
 //! The capture thread of a live sensor (feature `live`): it only moves packets. It owns the libpcap handle,
-//! reads packets as they arrive (immediate mode, a short read timeout), copies them into batches (one buffer
-//! per batch, not one per packet) and hands each batch to the analysis thread over a bounded channel, so the
+//! reads packets as the kernel hands them over (TPACKET_V3 blocks, full or after a short timeout), copies them
+//! into batches (one buffer per batch, not one per packet) and hands each batch to the analysis thread over a bounded channel, so the
 //! kernel ring is emptied while the analyzer works through a large body (Suricata's capture threads and
 //! `workers`, Zeek's packet source: no analysis on the thread that reads the ring).
 //!
@@ -10,9 +10,9 @@
 //! silently on the way.
 //!
 //! Latency: the thread takes every packet already in the ring without waiting, and sends the batch as soon
-//! as the ring is empty (or the batch is full), before it waits for more: an incident is still written
-//! within milliseconds. The ring's descriptor is waited on with tokio (the pcap crate's packet stream on
-//! this thread's own runtime): libpcap's own read timeout does not fire on a quiet link in immediate mode.
+//! as the ring is empty (or the batch is full), before it waits for more: an incident is written within
+//! milliseconds of the kernel handing its evidence over (at most the block timeout after it arrived). The ring's descriptor is waited on with tokio (the pcap crate's packet stream on
+//! this thread's own runtime), so a quiet link costs no wake-ups.
 //!
 //! Stop: the analysis thread calls [`Stopper::stop`]; the thread then takes what the kernel already queued
 //! (bounded by `DRAIN_MAX`), sends it and libpcap's final counters, and ends, which closes the channel.
@@ -20,7 +20,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::{FutureExt, StreamExt};
+use futures_util::StreamExt;
 use pcap::{Active, Capture, Packet, PacketCodec, PacketHeader};
 use tokio::sync::mpsc::Sender;
 use tokio::sync::Notify;
@@ -30,8 +30,10 @@ pub const BATCH_BYTES: usize = 1 << 20;
 const BATCH_PACKETS: usize = 1024;
 /// Batches in flight: with `BATCH_BYTES`, at most 32 MiB queued between the threads.
 pub const QUEUE_BATCHES: usize = 32;
-/// libpcap's counters go to the analysis thread this often (for the stats line).
+/// libpcap's counters go to the analysis thread this often (for the stats line), and after a batch when the
+/// last ones are older than `STATS_FRESH`.
 const STATS_EVERY: Duration = Duration::from_millis(500);
+const STATS_FRESH: Duration = Duration::from_millis(50);
 /// At stop, queued packets are read for at most this long (a busy link never goes quiet).
 const DRAIN_MAX: Duration = Duration::from_secs(2);
 
@@ -54,6 +56,12 @@ pub struct Batch {
 
 impl Batch {
     fn push(&mut self, header: PacketHeader, data: &[u8]) {
+        if self.data.capacity() == 0 {
+            // A burst fills a batch: growing it from nothing would copy its bytes again at every doubling
+            // while the ring waits.
+            // ALLOC: a quarter of BATCH_BYTES up front; the batch grows past it only in a burst
+            self.data.reserve(BATCH_BYTES / 4);
+        }
         self.recs.push(Rec { header, start: self.data.len(), len: data.len() });
         self.data.extend_from_slice(data);
     }
@@ -142,28 +150,40 @@ async fn run(cap: Capture<Active>, tx: Sender<Msg>, stop: Arc<Notify>) {
     let mut batch = Batch::default();
     let mut stats = tokio::time::interval(STATS_EVERY);
     stats.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut stats_sent = tokio::time::Instant::now();
     let mut draining: Option<tokio::time::Instant> = None;
     loop {
-        // Everything the ring holds now, without waiting.
-        let ready = match stream.next().now_or_never() {
-            Some(Some(Ok(p))) => Some(p),
-            Some(Some(Err(e))) => return fail(&tx, batch, e).await,
-            Some(None) => break,
-            None => None,
-        };
-        if let Some(p) = ready {
-            batch.push(p.header, &p.data);
+        // Everything the ring holds now, read in place without waiting: one copy (into the batch) and no
+        // allocation per packet, so that a burst is taken from a small kernel buffer (`-B`) before it
+        // overflows. Non-blocking, libpcap says "timeout" when the ring is empty (the stream clears its
+        // readiness at its next poll).
+        loop {
             if batch.full() && tx.send(Msg::Batch(std::mem::take(&mut batch))).await.is_err() {
                 return;
+            }
+            match stream.capture_mut().next_packet() {
+                Ok(p) => batch.push(*p.header, p.data),
+                Err(pcap::Error::TimeoutExpired) => break,
+                Err(e) => return fail(&tx, batch, e).await,
             }
             if draining.is_some_and(|since| since.elapsed() >= DRAIN_MAX) {
                 break;
             }
-            continue;
         }
-        // The ring is empty: what was taken goes out before waiting.
-        if !batch.is_empty() && tx.send(Msg::Batch(std::mem::take(&mut batch))).await.is_err() {
-            return;
+        // The ring is empty: what was taken goes out before waiting, and with it libpcap's counters when
+        // the last ones are old, so that the stats line after a burst shows its drops.
+        if !batch.is_empty() {
+            if tx.send(Msg::Batch(std::mem::take(&mut batch))).await.is_err() {
+                return;
+            }
+            if stats_sent.elapsed() >= STATS_FRESH {
+                if let Ok(s) = stream.capture_mut().stats() {
+                    stats_sent = tokio::time::Instant::now();
+                    if tx.send(Msg::Stats(s)).await.is_err() {
+                        return;
+                    }
+                }
+            }
         }
         if draining.is_some() {
             break;
@@ -177,6 +197,7 @@ async fn run(cap: Capture<Active>, tx: Sender<Msg>, stop: Arc<Notify>) {
             _ = stop.notified() => draining = Some(tokio::time::Instant::now()),
             _ = stats.tick() => {
                 if let Ok(s) = stream.capture_mut().stats() {
+                    stats_sent = tokio::time::Instant::now();
                     if tx.send(Msg::Stats(s)).await.is_err() {
                         return;
                     }
