@@ -235,7 +235,10 @@ class H1Direction:
                     self.state = "chunk-size"
                 elif int(hdr.get("content-length", "0") or 0) > 0:
                     self.state, self.remaining = "body", int(hdr["content-length"])
-                elif self.is_request or lines[0].split(" ")[1:2] in (["204"], ["304"]) or "content-length" in hdr:
+                # RFC 9112 §6.3: a 1xx (100 Continue before the final answer to curl's Expect), 204 or 304 has no
+                # body, whatever its headers say.
+                elif self.is_request or lines[0].split(" ")[1:2] in (["204"], ["304"]) or "content-length" in hdr \
+                        or lines[0].split(" ")[1:2][0:1] and lines[0].split(" ")[1].startswith("1"):
                     notes.append("(no body)")
                 else:
                     self.state, self.remaining = "body", 1 << 62  # until close

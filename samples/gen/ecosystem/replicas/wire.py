@@ -44,7 +44,7 @@ def main() -> None:
                 sid = re.search(r"mcp-session-id: ([^ |]+)", n)
                 if to_server:
                     requests.append([int(num), int(stream), hop[port], first, sid.group(1) if sid else "-", None])
-                else:
+                elif not first.split(" ", 2)[1].startswith("1"):  # an interim 1xx answers nothing yet
                     for r in requests:
                         if r[1] == int(stream) and r[5] is None:
                             r[5] = f"{first.split(' ', 2)[1]} @{int(num)}"
