@@ -491,6 +491,38 @@ fn live_jsonl_rows_survive_a_sighup_rotation_with_none_lost_or_repeated() {
 
 #[test]
 #[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
+fn live_sighup_keeps_a_packet_file_nobody_moved() {
+    // dist/mcptap.logrotate rotates the report alone: the packet file stays where it is, and the rows of the
+    // rotated report name its frames. A HUP used to start it again at the same path, emptying it
+    // (samples/ecosystem/sensor4.md).
+    require_live();
+    let py = python().unwrap();
+    let gen = root().join("samples/gen/py/mcp_sample.py");
+    let port = free_port();
+    let (report, pcap, report_old) = (tmp("hup.jsonl"), tmp("hup.pcap"), tmp("hup.jsonl.1"));
+    let _server = sample_server(&py, &gen, port, None);
+    let (mut sensor, reader) = start_sensor(&["--format", "jsonl"], &report, &pcap, port);
+    let client = || sdk_client(&py, &gen, port);
+    client();
+    wait_until("the first session's row, as raised", Duration::from_secs(30), || downgrades(&jsonl_rows(&report)) == 1);
+    std::fs::rename(&report, &report_old).unwrap();
+    signal(sensor.0.id(), "-HUP");
+    wait_until("the sensor to reopen its report", Duration::from_secs(20), || report.exists());
+    client();
+    wait_until("the second session's row in the new report", Duration::from_secs(30), || downgrades(&jsonl_rows(&report)) == 1);
+    let stderr_text = stop_sensor(&mut sensor, reader, "-INT");
+    assert!(stderr_text.contains("was not moved, writing on"), "{stderr_text}");
+    // Both reports' frames are in the one packet file, the rows raised before the HUP too.
+    let rows: Vec<serde_json::Value> = jsonl_rows(&report_old).into_iter().chain(jsonl_rows(&report)).collect();
+    assert_eq!(downgrades(&rows), 2, "{rows:?}");
+    assert_rows_match_offline(&rows, &pcap);
+    for p in [&report, &report_old, &pcap] {
+        std::fs::remove_file(p).ok();
+    }
+}
+
+#[test]
+#[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
 fn live_bad_filter_is_exit_2_with_one_line() {
     assert!(is_root(), "cannot run: needs root to open lo before compiling the filter");
     let o = run(&["-i", "lo", "tcp", "port"]);

@@ -387,10 +387,24 @@ impl Sensor<'_> {
     /// SIGHUP: rows go to a reopened -o, packets to a new -w file at the same path.
     fn reopen(&mut self, report: &mut LiveReport) -> Result<(), LiveError> {
         report.reopen().map_err(|e| self.out_err(e))?;
-        if let Some(s) = self.savefiles.as_mut() {
+        let Some(s) = self.savefiles.as_mut() else {
+            eprintln!("mcptap: SIGHUP: reopened the report");
+            return Ok(());
+        };
+        // Only a packet file moved aside is started again: one still at its path (a logrotate that rotates
+        // the report alone, a HUP by hand) keeps its packets, which earlier rows name by frame.
+        let path = Savefiles::name(&s.base, s.seq);
+        if s.current.is_at(&path) {
+            s.flush()?;
+            eprintln!("mcptap: SIGHUP: reopened the report; the packet file {} was not moved, writing on", path.display());
+        } else if path.exists() {
+            // Something else took the path: never write over it; the moved file goes on.
+            s.flush()?;
+            eprintln!("mcptap: SIGHUP: reopened the report; {} is another file now, so packets go on into the moved one", path.display());
+        } else {
             s.start(false, self.frame.saturating_add(1), report)?;
+            eprintln!("mcptap: SIGHUP: reopened the report and started the packet file {}", path.display());
         }
-        eprintln!("mcptap: SIGHUP: reopened the report and the packet file");
         Ok(())
     }
 

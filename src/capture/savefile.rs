@@ -47,6 +47,23 @@ impl PcapWriter {
     pub fn flush(&mut self) -> std::io::Result<()> {
         self.out.flush()
     }
+
+    /// Whether `path` still names the file being written (the same device and inode): nothing moved it
+    /// aside, so creating a file there would write over the packets already in it.
+    #[cfg(unix)]
+    pub fn is_at(&self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (self.out.get_ref().metadata(), std::fs::metadata(path)) {
+            (Ok(ours), Ok(there)) => ours.dev() == there.dev() && ours.ino() == there.ino(),
+            _ => false,
+        }
+    }
+
+    /// Without inodes to compare, a file at the path is taken for this one: it is never written over.
+    #[cfg(not(unix))]
+    pub fn is_at(&self, path: &Path) -> bool {
+        path.exists()
+    }
 }
 
 #[cfg(test)]
@@ -55,6 +72,21 @@ mod tests {
     use super::*;
     use crate::capture::file::CaptureReader;
     use crate::time::Timestamp;
+
+    #[test]
+    fn a_file_moved_aside_is_no_longer_at_its_path() {
+        let dir = std::env::temp_dir().join(format!("mcptap-savefile-at-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (path, moved) = (dir.join("w.pcap"), dir.join("w.pcap.1"));
+        let w = PcapWriter::create(&path, 1, 65535).unwrap();
+        assert!(w.is_at(&path));
+        std::fs::rename(&path, &moved).unwrap();
+        assert!(!w.is_at(&path), "nothing at the path");
+        std::fs::write(&path, b"another file").unwrap();
+        assert!(!w.is_at(&path), "another file at the path");
+        assert!(w.is_at(&moved));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn written_packets_read_back_with_their_times_lengths_and_bytes() {
