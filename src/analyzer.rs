@@ -594,6 +594,13 @@ impl fmt::Display for Summary {
                 t.unacked_silences
             )?;
         }
+        if t.one_way_connections > 0 {
+            writeln!(
+                f,
+                "  tcp:       {} connections showed the client's packets only (it acknowledged server bytes the capture never saw)",
+                t.one_way_connections
+            )?;
+        }
         if t.after_close_segments > 0 {
             writeln!(
                 f,

@@ -69,6 +69,7 @@ fn absorb_tcp(into: &mut ReassemblyStats, s: ReassemblyStats) {
         ooo_cap_hits,
         connection_cap_hits,
         unacked_silences,
+        one_way_connections,
         after_close_segments,
         after_close_bytes,
         roles_guessed,
@@ -85,6 +86,7 @@ fn absorb_tcp(into: &mut ReassemblyStats, s: ReassemblyStats) {
     add(&mut into.ooo_cap_hits, ooo_cap_hits);
     add(&mut into.connection_cap_hits, connection_cap_hits);
     add(&mut into.unacked_silences, unacked_silences);
+    add(&mut into.one_way_connections, one_way_connections);
     add(&mut into.after_close_segments, after_close_segments);
     add(&mut into.after_close_bytes, after_close_bytes);
     add(&mut into.roles_guessed, roles_guessed);

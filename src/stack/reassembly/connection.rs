@@ -171,6 +171,10 @@ pub(crate) struct Connection {
     pub(crate) unacked_check: bool,
     /// Its first packet was not a SYN: the capture did not see it begin.
     midstream: bool,
+    /// The last acknowledgement the client sent while the capture had not one packet of the server, and
+    /// whether one moved past another (counted once; `FlowEvent::Unacked` toward the client at each move).
+    blind_ack: Option<u32>,
+    blind: bool,
 }
 
 impl Connection {
@@ -188,7 +192,32 @@ impl Connection {
             last_seen: now,
             unacked_check: false,
             midstream,
+            blind_ack: None,
+            blind: false,
         }
+    }
+
+    /// A handshake the capture saw begin whose server it never saw send one packet, not even the SYN-ACK,
+    /// while the client acknowledges more and more of its bytes: the capture does not see the server's
+    /// direction (a filter on one direction, an asymmetric route, a half-translated NAT copy). Its
+    /// exchanges wait on bytes the capture lost sight of, as at a silence with unacknowledged bytes.
+    fn note_blind_ack<F: FnMut(FlowEvent<'_>) + ?Sized>(&mut self, seg: &TcpSegment<'_>, side: Side, ctx: &mut Ctx<'_, F>) {
+        if self.midstream || side != self.client() || !self.stream(side.other()).is_unsynced() {
+            return;
+        }
+        if matches!(self.state, ConnState::Midstream { .. } | ConnState::Closed) {
+            return;
+        }
+        // Each time the acknowledgement moves, the server sent what the requests waiting then may have been
+        // waiting for: the event goes out again, and marks those.
+        if self.blind_ack.is_some_and(|last| last != seg.ack) {
+            if !self.blind {
+                self.blind = true;
+                ctx.stats.one_way_connections = ctx.stats.one_way_connections.saturating_add(1);
+            }
+            ctx.emit(FlowEvent::Unacked { conn: self.id, dir: self.dir_of(side.other()), frame: seg.frame, ts: seg.ts });
+        }
+        self.blind_ack = Some(seg.ack);
     }
 
     /// A direction whose seen bytes the peer never acknowledged (`Stream::unacked`), the server's first.
@@ -340,6 +369,7 @@ impl Connection {
         if seg.flags.ack {
             // RFC 9293 §3.4: the ACK field is the next sequence number the sender expects from its peer.
             ctx.dir = self.dir_of(side.other());
+            self.note_blind_ack(seg, side, ctx);
             self.stream_mut(side.other()).peer_ack(seg.ack, ctx);
         }
         if seg.flags.rst {

@@ -161,6 +161,9 @@ pub struct ReassemblyStats {
     pub connection_cap_hits: u64,
     /// `FlowEvent::Unacked` declared: connections that fell silent with seen bytes never acknowledged.
     pub unacked_silences: u64,
+    /// Connections whose handshake the capture saw but whose server it never saw send a packet while the
+    /// client acknowledged its bytes (also declared `FlowEvent::Unacked`, toward the client).
+    pub one_way_connections: u64,
     /// Segments carrying payload that came for a 4-tuple in TIME-WAIT (its connection closed) and were
     /// not analysed: late copies (a capture of several interfaces written per interface, a mirror that
     /// also sees what it copies) or data a peer sent after a reset. Counted, so nothing goes unsaid.
@@ -833,6 +836,29 @@ mod tests {
         rig.send(C, S, "AP", 101, 501, b"GET / HTTP/1.1\r\n\r\n");
         rig.send(S, C, "A", 501, 119, b"HTTP/1.1 200 OK\r\n");
         rig
+    }
+
+    #[test]
+    fn a_server_the_capture_never_sees_is_lost_sight_of_each_time_the_client_acknowledges_more() {
+        // A filter on one direction (sensor5 onedir: `dst port P`): the client's SYN, ACK and requests, never a
+        // packet of the server, while the client's acknowledgements move over the server's answers.
+        let mut rig = Rig::new();
+        rig.send(C, S, "S", 100, 0, b"");
+        rig.send(C, S, "A", 101, 501, b"");
+        rig.send(C, S, "AP", 101, 501, b"POST / HTTP/1.1\r\n\r\n");
+        rig.take();
+        rig.send(C, S, "AP", 120, 700, b"POST / HTTP/1.1\r\n\r\n");
+        rig.send(C, S, "A", 139, 700, b"");
+        rig.send(C, S, "A", 139, 900, b"");
+        let lost: Vec<Ev> = rig.take().into_iter().filter(|e| matches!(e, Ev::Unacked { .. })).collect();
+        assert_eq!(lost.len(), 2, "one at each move of the acknowledgement: {lost:?}");
+        assert!(lost.iter().all(|e| matches!(e, Ev::Unacked { dir: ToClient, .. })));
+        assert_eq!(rig.table.stats().one_way_connections, 1);
+        // The server's SYN-ACK seen: its direction is there, and acknowledgements are just acknowledgements.
+        let mut rig = request_answered();
+        rig.send(C, S, "A", 119, 518, b"");
+        assert!(!rig.take().iter().any(|e| matches!(e, Ev::Unacked { .. })));
+        assert_eq!(rig.table.stats().one_way_connections, 0);
     }
 
     #[test]

@@ -333,6 +333,11 @@ impl Stream {
         self.state
     }
 
+    /// No packet of this direction yet, and not ended either.
+    pub(crate) fn is_unsynced(&self) -> bool {
+        matches!(self.state, StreamState::Unsynced)
+    }
+
     pub(crate) fn is_ended(&self) -> bool {
         matches!(self.state, StreamState::Ended(_))
     }
