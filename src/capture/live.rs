@@ -225,9 +225,30 @@ impl Savefiles {
         })
     }
 
+    /// The current file's name.
+    fn path(&self) -> PathBuf {
+        Savefiles::name(&self.base, self.seq)
+    }
+
     fn flush(&mut self) -> Result<(), LiveError> {
-        let path = Savefiles::name(&self.base, self.seq);
-        self.current.flush().map_err(|e| Savefiles::error(&path, &e))
+        self.current.flush().map_err(|e| Savefiles::error(&self.path(), &e))
+    }
+
+    /// SIGHUP: a file moved aside is started again at its path; one still there (a logrotate that rotates
+    /// the report alone, a HUP by hand) keeps its packets, which earlier rows name by frame; another file
+    /// that took the path is never written over (the moved one goes on). Says what it did.
+    fn reopen(&mut self, frame: u64, report: &mut LiveReport) -> Result<String, LiveError> {
+        let path = self.path();
+        if self.current.is_at(&path) {
+            self.flush()?;
+            Ok(format!("the packet file {} was not moved, writing on", path.display()))
+        } else if path.exists() {
+            self.flush()?;
+            Ok(format!("{} is another file now, so packets go on into the moved one", path.display()))
+        } else {
+            self.start(false, frame, report)?;
+            Ok(format!("started the packet file {}", path.display()))
+        }
     }
 
     /// Whether the packet must go to a new file (-C: it would pass the size; -G: its capture time is past
@@ -249,7 +270,7 @@ impl Savefiles {
                 self.seq %= n;
             }
         }
-        let path = Savefiles::name(&self.base, self.seq);
+        let path = self.path();
         self.current = PcapWriter::create(&path, self.linktype, self.snaplen).map_err(|e| Savefiles::error(&path, &e))?;
         report.savefile_started(frame, path.display().to_string());
         self.bytes = savefile::FILE_HEADER;
@@ -264,7 +285,7 @@ impl Savefiles {
         // pcap-savefile(5) has 32-bit seconds; a timestamp past 2106 is clamped rather than wrapped.
         let secs = u32::try_from(i64::from(h.ts.tv_sec)).unwrap_or(if i64::from(h.ts.tv_sec) < 0 { 0 } else { u32::MAX });
         let micros = u32::try_from(i64::from(h.ts.tv_usec)).unwrap_or(0).min(999_999);
-        self.current.write(secs, micros, h.len, data).map_err(|e| Savefiles::error(&Savefiles::name(&self.base, self.seq), &e))
+        self.current.write(secs, micros, h.len, data).map_err(|e| Savefiles::error(&self.path(), &e))
     }
 }
 
@@ -384,26 +405,15 @@ impl Sensor<'_> {
         }
     }
 
-    /// SIGHUP: rows go to a reopened -o, packets to a new -w file at the same path.
+    /// SIGHUP: rows go to a reopened -o; packets go on in the -w file, or in a new one if it was moved aside.
     fn reopen(&mut self, report: &mut LiveReport) -> Result<(), LiveError> {
         report.reopen().map_err(|e| self.out_err(e))?;
-        let Some(s) = self.savefiles.as_mut() else {
-            eprintln!("mcptap: SIGHUP: reopened the report");
-            return Ok(());
-        };
-        // Only a packet file moved aside is started again: one still at its path (a logrotate that rotates
-        // the report alone, a HUP by hand) keeps its packets, which earlier rows name by frame.
-        let path = Savefiles::name(&s.base, s.seq);
-        if s.current.is_at(&path) {
-            s.flush()?;
-            eprintln!("mcptap: SIGHUP: reopened the report; the packet file {} was not moved, writing on", path.display());
-        } else if path.exists() {
-            // Something else took the path: never write over it; the moved file goes on.
-            s.flush()?;
-            eprintln!("mcptap: SIGHUP: reopened the report; {} is another file now, so packets go on into the moved one", path.display());
-        } else {
-            s.start(false, self.frame.saturating_add(1), report)?;
-            eprintln!("mcptap: SIGHUP: reopened the report and started the packet file {}", path.display());
+        match self.savefiles.as_mut() {
+            Some(s) => {
+                let done = s.reopen(self.frame.saturating_add(1), report)?;
+                eprintln!("mcptap: SIGHUP: reopened the report; {done}");
+            }
+            None => eprintln!("mcptap: SIGHUP: reopened the report"),
         }
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! The capture thread of a live sensor (feature `live`): it only moves packets. It owns the libpcap handle,
-//! reads packets as the kernel hands them over (TPACKET_V3 blocks, full or after a short timeout), copies them
-//! into batches (one buffer per batch, not one per packet) and hands each batch to the analysis thread over a bounded channel, so the
-//! kernel ring is emptied while the analyzer works through a large body (Suricata's capture threads and
+//! reads packets as the kernel hands them over (TPACKET_V3 blocks, full or after a short timeout), copies
+//! them into batches (one buffer per batch, not one per packet) and hands each batch to the analysis thread
+//! over a bounded channel, so the kernel ring is emptied while the analyzer works through a large body (Suricata's capture threads and
 //! `workers`, Zeek's packet source: no analysis on the thread that reads the ring).
 //!
 //! Flow control: the channel holds at most `QUEUE_BATCHES` batches of at most `BATCH_BYTES`; when the
@@ -11,8 +11,9 @@
 //!
 //! Latency: the thread takes every packet already in the ring without waiting, and sends the batch as soon
 //! as the ring is empty (or the batch is full), before it waits for more: an incident is written within
-//! milliseconds of the kernel handing its evidence over (at most the block timeout after it arrived). The ring's descriptor is waited on with tokio (the pcap crate's packet stream on
-//! this thread's own runtime), so a quiet link costs no wake-ups.
+//! milliseconds of the kernel handing its evidence over (at most the block timeout after it arrived). The
+//! ring's descriptor is waited on with tokio (the pcap crate's packet stream on this thread's own runtime),
+//! so a quiet link costs no wake-ups.
 //!
 //! Stop: the analysis thread calls [`Stopper::stop`]; the thread then takes what the kernel already queued
 //! (bounded by `DRAIN_MAX`), sends it and libpcap's final counters, and ends, which closes the channel.
@@ -21,7 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use pcap::{Active, Capture, Packet, PacketCodec, PacketHeader};
+use pcap::{Active, Capture, Packet, PacketCodec, PacketHeader, PacketStream};
 use tokio::sync::mpsc::Sender;
 use tokio::sync::Notify;
 
@@ -176,13 +177,8 @@ async fn run(cap: Capture<Active>, tx: Sender<Msg>, stop: Arc<Notify>) {
             if tx.send(Msg::Batch(std::mem::take(&mut batch))).await.is_err() {
                 return;
             }
-            if stats_sent.elapsed() >= STATS_FRESH {
-                if let Ok(s) = stream.capture_mut().stats() {
-                    stats_sent = tokio::time::Instant::now();
-                    if tx.send(Msg::Stats(s)).await.is_err() {
-                        return;
-                    }
-                }
+            if stats_sent.elapsed() >= STATS_FRESH && !send_stats(&mut stream, &tx, &mut stats_sent).await {
+                return;
             }
         }
         if draining.is_some() {
@@ -196,11 +192,8 @@ async fn run(cap: Capture<Active>, tx: Sender<Msg>, stop: Arc<Notify>) {
             },
             _ = stop.notified() => draining = Some(tokio::time::Instant::now()),
             _ = stats.tick() => {
-                if let Ok(s) = stream.capture_mut().stats() {
-                    stats_sent = tokio::time::Instant::now();
-                    if tx.send(Msg::Stats(s)).await.is_err() {
-                        return;
-                    }
+                if !send_stats(&mut stream, &tx, &mut stats_sent).await {
+                    return;
                 }
             }
         }
@@ -211,6 +204,13 @@ async fn run(cap: Capture<Active>, tx: Sender<Msg>, stop: Arc<Notify>) {
     if let Ok(s) = stream.capture_mut().stats() {
         tx.send(Msg::Stats(s)).await.ok();
     }
+}
+
+/// libpcap's counters now, to the analysis thread; false when it has gone (the capture ends).
+async fn send_stats<C: PacketCodec>(stream: &mut PacketStream<Active, C>, tx: &Sender<Msg>, sent: &mut tokio::time::Instant) -> bool {
+    let Ok(s) = stream.capture_mut().stats() else { return true };
+    *sent = tokio::time::Instant::now();
+    tx.send(Msg::Stats(s)).await.is_ok()
 }
 
 /// The capture failed: what was read goes out, then the error.

@@ -27,7 +27,7 @@ impl McpTracker {
         let cap = self.limits.max_event_ids_per_session;
         let Some(view) = self.conns.get_mut(&conn) else { return };
         let (client, server) = (view.client, view.server);
-        let pairing_unsure = view.gapped || view.midstream;
+        let pairing_unsure = view.pairing_unsure();
         let Some(t) = view.tx_mut(tx) else { return };
         let get_path: Arc<str> = t.req.as_deref().map_or_else(|| "".into(), Req::endpoint);
         let req_frame = t.req.as_deref().map_or(frame, |r| r.frame);

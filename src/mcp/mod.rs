@@ -188,6 +188,12 @@ struct ConnView {
 }
 
 impl ConnView {
+    /// HTTP may have paired a response of this connection with the wrong request: a gap took bytes of it, or
+    /// the capture did not see it begin (RFC 9112 §9.3.2 pairs by order only).
+    fn pairing_unsure(&self) -> bool {
+        self.gapped || self.midstream
+    }
+
     fn tx_mut(&mut self, id: Option<TxId>) -> Option<&mut Tx> {
         // Request-side events name the newest transaction and responses the oldest (RFC 9112 §9.3.2:
         // responses come in request order), so both ends are tried before a scan.

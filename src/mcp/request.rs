@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::facts::Era;
 use crate::http::{Interned, RequestHead};
-use crate::jsonrpc::{Ids, Message};
+use crate::jsonrpc::{Id, Ids, Message};
 use crate::stack::Body;
 use crate::time::Timestamp;
 
@@ -230,6 +230,11 @@ impl Req {
     /// The body holds a request (a message with an id that expects an answer).
     pub(super) fn has_request_ids(&self) -> bool {
         self.messages().iter().any(|m| matches!(m, Message::Request { .. }))
+    }
+
+    /// Whether one of its JSON-RPC requests has this id.
+    pub(super) fn asks(&self, id: &Id) -> bool {
+        self.messages().iter().any(|m| matches!(m, Message::Request { id: asked, .. } if asked == id))
     }
 
     pub(super) fn request_ids(&self) -> Ids {

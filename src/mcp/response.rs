@@ -109,7 +109,7 @@ impl McpTracker {
         let (gapped, pairing_unsure) = match self.conns.get_mut(&conn) {
             Some(v) => {
                 v.mcp = true;
-                (v.gapped, v.gapped || v.midstream)
+                (v.gapped, v.pairing_unsure())
             }
             None => (false, false),
         };
@@ -547,12 +547,11 @@ impl McpTracker {
             self.stats.jsonrpc_messages += msgs.len() as u64;
             let cap_answered = self.limits.max_pending_per_session.saturating_mul(4);
             if resp.status < 400 {
-                let asked = req.map(Req::request_ids).unwrap_or_default();
                 for m in msgs {
                     if let Some(id) = m.reply_id() {
                         // A reply its request did not ask for, on a connection whose pairing is unsure: another
                         // exchange's response.
-                        let unsure = capture_loss || (view.gapped || view.midstream) && !asked.contains(id);
+                        let unsure = capture_loss || view.pairing_unsure() && !req.is_some_and(|r| r.asks(id));
                         let at = Delivered { frame: resp.frame, stream: 0, head_frame: resp.frame, unsure };
                         reply_delivered(s, &mut self.versions, m, at, &mut resp.init_requested, cap_answered, (client, &path, ts), out);
                     }

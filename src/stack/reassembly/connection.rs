@@ -202,10 +202,8 @@ impl Connection {
     /// direction (a filter on one direction, an asymmetric route, a half-translated NAT copy). Its
     /// exchanges wait on bytes the capture lost sight of, as at a silence with unacknowledged bytes.
     fn note_blind_ack<F: FnMut(FlowEvent<'_>) + ?Sized>(&mut self, seg: &TcpSegment<'_>, side: Side, ctx: &mut Ctx<'_, F>) {
-        if self.midstream || side != self.client() || !self.stream(side.other()).is_unsynced() {
-            return;
-        }
-        if matches!(self.state, ConnState::Midstream { .. } | ConnState::Closed) {
+        let seen_begin = !self.midstream && !matches!(self.state, ConnState::Midstream { .. } | ConnState::Closed);
+        if !seen_begin || side != self.client() || !self.stream(side.other()).is_unsynced() {
             return;
         }
         // Each time the acknowledgement moves, the server sent what the requests waiting then may have been

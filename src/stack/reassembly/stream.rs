@@ -152,6 +152,9 @@ pub(crate) struct Cursor {
     resent: u8,
 }
 
+/// Resends of unacknowledged bytes after which a silence is the peer's, not the capture's (`Stream::unacked`).
+const GONE_AFTER_RESENDS: u8 = 2;
+
 impl Cursor {
     fn new(base: u32) -> Self {
         Cursor { base, next: 0, highest: 0, acked: 0, resent: 0 }
@@ -472,7 +475,7 @@ impl Stream {
     /// situations8-vanish-netns.pcap`). One resend can be a tail-loss probe racing a delayed ACK.
     pub(crate) fn unacked(&self) -> bool {
         match self.state {
-            StreamState::Open(c) | StreamState::FinReceived { cur: c, .. } => c.highest.max(c.next) > c.acked && c.resent < 2,
+            StreamState::Open(c) | StreamState::FinReceived { cur: c, .. } => c.highest.max(c.next) > c.acked && c.resent < GONE_AFTER_RESENDS,
             StreamState::Unsynced | StreamState::Ended(_) => false,
         }
     }
