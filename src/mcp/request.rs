@@ -829,6 +829,26 @@ mod tests {
     }
 
     #[test]
+    fn a_json_reply_its_request_did_not_ask_for_after_a_gap_is_no_duplicate() {
+        // One session, a gap that took a response; a request sent after it (so it lost nothing itself) gets a
+        // JSON body answering an id it did not ask for, one answered before the gap: HTTP paired another
+        // exchange's response with it.
+        let mut h = Harness::new();
+        let c = session(&mut h);
+        let tx1 = h.post(c, &[SID, V25], &tool_call(1));
+        h.json(c, tx1, &[SID], &tool_result(1));
+        let tx2 = h.post(c, &[SID, V25], &tool_call(2));
+        h.gap(c, 900);
+        h.lost_response(c, tx2);
+        let tx3 = h.post(c, &[SID, V25], &tool_call(3));
+        h.json(c, tx3, &[SID], &tool_result(1));
+        h.finish();
+        assert_eq!(h.alarms(), Vec::<String>::new());
+        let dups = h.facts_of("duplicate_response");
+        assert!(matches!(&dups[..], [f] if matches!(&f.kind, FactKind::DuplicateResponse(d) if !d.outstanding && d.capture_loss)));
+    }
+
+    #[test]
     fn without_a_gap_the_same_answers_are_rotation_and_duplicate() {
         let (mut h, c) = two_sessions_on_one_connection();
         let tx3 = h.post(c, &["Mcp-Session-Id: aaaa", V25], &tool_call(2));
