@@ -147,7 +147,7 @@ scenario() {
 
 u() { echo "http://$HOST:$1/mcp"; }
 TS=(node "$W/j10_client.mjs")
-PYC=("$PY" "$W/j10_client.py")
+PYC=("$PY" "$ECO/jsservers8/j8_client.py")
 
 scenario_htc-ts()   { scenario htc-ts 20670 htc -- "${TS[@]}" "$(u 20670)" "$W/steps-htc.json" A; }
 scenario_htc-py()   { scenario htc-py 20671 htc -- "${PYC[@]}" "$(u 20671)" "$W/steps-htc.json" --tag P --mode auto; }

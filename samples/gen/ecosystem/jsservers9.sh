@@ -178,9 +178,9 @@ scenario() {
 u() { echo "http://$HOST:$1/mcp"; }
 R() { echo "$RUN/$1"; }
 TS=(node "$W/j9_client.mjs")
-PY=("$SDKPY" "$W/j9_client.py")
+PY=("$SDKPY" "$ECO/jsservers8/j8_client.py")
 TSB=(env MCP_BEARER="$TOKEN" node "$W/j9_client.mjs")
-PYB=(env MCP_BEARER="$TOKEN" "$SDKPY" "$W/j9_client.py")
+PYB=(env MCP_BEARER="$TOKEN" "$SDKPY" "$ECO/jsservers8/j8_client.py")
 
 scenario_cci-ts()      { scenario cci-ts 20570 cci no -- "${TSB[@]}" "$(u 20570)" "$W/steps-cci.json" A; }
 scenario_cci-sse()     {

@@ -125,7 +125,7 @@ scenario_tls() {
 }
 scenario_rotate() {
     local n=rotate p=20811 a b
-    DESCRIBE=("$PY" "$W/wire.py" - "$p"); free "$p"
+    DESCRIBE=("$PY" "$ECO/sensor3/wire.py" - "$p"); free "$p"
     guard_start "$n"
     server "$n-server" "$p" node "$W/ts_server.mjs" "$p"
     begin "$n" "$p" 65536 -C 1 -G 2 --stats-interval 2
@@ -152,7 +152,7 @@ scenario_rotate() {
 }
 scenario_quiet() {
     local n=quiet p=20812 rc=0
-    DESCRIBE=("$PY" "$W/wire.py" - "$p"); free "$p"
+    DESCRIBE=("$PY" "$ECO/sensor3/wire.py" - "$p"); free "$p"
     guard_start "$n"
     server "$n-server" "$p" node "$W/ts_server.mjs" "$p" json
     begin "$n" "$p" 65536 --stats-interval 5
@@ -163,7 +163,7 @@ scenario_quiet() {
 }
 scenario_stats() {
     local n=stats p=20813 i
-    DESCRIBE=("$PY" "$W/wire.py" - "$p"); free "$p"
+    DESCRIBE=("$PY" "$ECO/sensor3/wire.py" - "$p"); free "$p"
     guard_start "$n"
     server "$n-server" "$p" node "$W/ts_server.mjs" "$p"
     begin "$n" "$p" 256 --stats-interval 1
@@ -177,7 +177,7 @@ scenario_stats() {
 }
 scenario_latency() {
     local n=latency p=20814 w
-    DESCRIBE=("$PY" "$W/wire.py" - "$p"); free "$p"
+    DESCRIBE=("$PY" "$ECO/sensor3/wire.py" - "$p"); free "$p"
     guard_start "$n"
     server "$n-server" "$p" node "$W/ts_server.mjs" "$p"
     rm -f "$RUN/$n-watch.stop"

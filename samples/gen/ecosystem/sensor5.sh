@@ -6,7 +6,7 @@
 # scenario: sensor4's TS SDK server (sensor5/ts_server.mjs, SSE replies, 20 lookup tools) <- 3 Python SDK sessions
 # (long.py) and 3 TS SDK sessions (long.mjs) at once, each 25 s long: add() once a second, slow_count(100) (10 s of
 # progress) from 6 s on, the SDK's own GET stream, then DELETE. The sensor's -w file(s), reports, summaries and the
-# comparisons (sensor5/compare.py, sensor4's: live report against `mcptap -r` of the tcpdump file and of the -w
+# comparisons (../sensor4/compare.py: live report against `mcptap -r` of the tcpdump file and of the -w
 # files) stay in sensor5/run/ (git-ignored). Loopback only (127.0.0.1, ports 20850-20854):
 #   midstart 20850: tcpdump first, the clients, the sensor 5 s after the clients start, stopped (SIGINT) 12 s later,
 #            before the sessions end.
@@ -108,10 +108,10 @@ finish() {
 }
 compare() {   # compare NAME REPORTS PCAPS [TCPDUMP-PCAP]
     local name=$1 reports=$2 pcaps=$3 ref=${4:-$CAP/$GROUP-$1.pcap}
-    python3 "$W/compare.py" "$LIVE" "$reports" "$pcaps" "$ref" | tee "$RUN/compare-$name.txt" | cut -c1-300
+    python3 "$ECO/sensor4/compare.py" "$LIVE" "$reports" "$pcaps" "$ref" | tee "$RUN/compare-$name.txt" | cut -c1-300
 }
 prepare() {   # prepare NAME PORT: listing command, port free, guard, server
-    DESCRIBE=("$PY" "$W/wire.py" - "$2"); free "$2"
+    DESCRIBE=("$PY" "$ECO/sensor3/wire.py" - "$2"); free "$2"
     guard_start "$1"
     server "$1-server" "$2" node "$W/ts_server.mjs" "$2"
 }
