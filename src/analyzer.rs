@@ -601,6 +601,13 @@ impl fmt::Display for Summary {
                 t.one_way_connections
             )?;
         }
+        if t.damaged_segments > 0 {
+            writeln!(
+                f,
+                "  tcp:       {} segments with a wrong TCP checksum set aside as damaged on the way ({} taken after all, acknowledged by their receiver or beyond the out-of-order budget; {} never resent before their stream ended, their bytes a gap)",
+                t.damaged_segments, t.damaged_taken, t.damaged_lost
+            )?;
+        }
         if t.after_close_segments > 0 {
             writeln!(
                 f,

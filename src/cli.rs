@@ -56,6 +56,12 @@ pub struct Args {
     #[arg(long = "limit", value_name = "NAME=VALUE")]
     pub limit: Vec<String>,
 
+    /// TCP checksums. auto: in a direction whose first checksums were right, a segment with a wrong one is
+    /// set aside as damaged on the way (its receiver discarded it) and replaced by its resent copy, unless
+    /// the receiver acknowledges it. off: never looked at (for captures whose checksums were rewritten).
+    #[arg(long = "checksums", value_name = "MODE", value_enum, default_value_t = Checksums::Auto)]
+    pub checksums: Checksums,
+
     /// Decrypt TLS with the secrets of an NSS key log (SSLKEYLOGFILE format); repeatable. Secrets embedded
     /// in a pcapng (Decryption Secrets Block) are read too.
     #[arg(long = "keylog", value_name = "FILE")]
@@ -155,6 +161,22 @@ pub const DEFAULT_SNAPLEN: i32 = 262_144;
 /// Periodic drop statistics every minute by default: a sensor that silently drops packets silently
 /// misses incidents, so the operator should see drops while it runs, at one line a minute.
 pub const DEFAULT_STATS_INTERVAL_SECS: u64 = 60;
+
+/// `--checksums MODE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Checksums {
+    Auto,
+    Off,
+}
+
+impl Checksums {
+    fn policy(self) -> crate::reassembly::ChecksumPolicy {
+        match self {
+            Checksums::Auto => crate::reassembly::ChecksumPolicy::Auto,
+            Checksums::Off => crate::reassembly::ChecksumPolicy::Off,
+        }
+    }
+}
 
 /// Live capture settings, checked (see `Args` for each flag).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -290,7 +312,7 @@ impl Config {
         if args.read.is_empty() && live.is_none() {
             return Err(ConfigError::NoInput);
         }
-        let mut limits = Limits::default();
+        let mut limits = Limits { checksums: args.checksums.policy(), ..Limits::default() };
         for l in &args.limit {
             let (name, value) = l.split_once('=').ok_or_else(|| ConfigError::LimitSyntax(l.clone()))?;
             limits.set(name.trim(), value.trim()).map_err(ConfigError::Limit)?;

@@ -251,3 +251,36 @@ fn a_packet_from_the_future_moves_every_worker_clock_as_it_moves_one_thread() {
     }
     assert!(compared >= 40, "{compared} samples compared");
 }
+
+/// A segment damaged on the path, from a real impaired network (`samples/ecosystem/netem-corrupt-client.pcap`,
+/// captured on the client's side: frame 43, the head of the tools/list reply, has a wrong TCP checksum, the
+/// client's kernel discarded it and took the server's resent copy, frame 46). Patched so that the damaged
+/// copy says 503 where the resent one says 200: mcptap must follow the copy the receiver took, and with
+/// `--checksums off` take the first copy it saw, as before checksums were looked at.
+#[test]
+fn a_segment_with_a_wrong_checksum_gives_way_to_the_copy_its_receiver_took() {
+    let mut pcap = Pcap::read(&root().join("samples/ecosystem/netem-corrupt-client.pcap")).unwrap();
+    let rec = &mut pcap.records[42];
+    let at = rec.data.windows(12).position(|w| w == b"HTTP/1.1 200").expect("frame 43 carries a status line");
+    rec.data[at + 9..at + 12].copy_from_slice(b"503");
+    let dir = scratch("checksum");
+    let f = dir.join("corrupt-503.pcap");
+    pcap.write(&f);
+    // (frame, status) of the tools/list reply in the session's timeline.
+    let reply = |extra: &[&str]| -> (String, String) {
+        let mut args = vec!["-q", "-r", f.to_str().unwrap(), "--timeline", "558f8500fa144d0194156c3ddf6e5300"];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let line = out.lines().find(|l| l.contains("<-") && l.contains("(tools/list)")).unwrap_or_else(|| panic!("no tools/list reply in\n{out}"));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let arrow = words.iter().position(|w| *w == "<-").unwrap();
+        (words[0].to_string(), words[arrow + 1].to_string())
+    };
+    assert_eq!(reply(&[]), ("46".to_string(), "200".to_string()));
+    assert_eq!(reply(&["--checksums", "off"]), ("43".to_string(), "503".to_string()));
+    let (_, summary) = analyse(&f);
+    assert!(summary.contains("2 segments with a wrong TCP checksum set aside as damaged on the way (0 taken after all, acknowledged by their receiver or beyond the out-of-order budget; 0 never resent"), "{summary}");
+    assert_eq!(tcp_count(&summary, " retransmitted segments"), 0, "the resent copies are the ones taken\n{summary}");
+}

@@ -15,11 +15,14 @@
 //! length, as etherparse's lax slicing does: an IPv4 Total Length below the header length (TSO/GSO
 //! captures write 0 there) and an IPv6 Payload Length of 0 (jumbogram).
 //!
-//! Checksums are not verified. A capture taken on a host with checksum offload records outgoing packets
-//! before the NIC fills their checksums in, so valid traffic shows "bad" checksums (Wireshark disables
-//! TCP checksum validation by default for this reason). Dropping those packets would cut holes in every
-//! stream the host sent; a passive analyzer takes what the capture saw.
+//! Checksums are summed, not judged: each segment carries its `checksum::Check` (the pseudo-header and TCP
+//! header summed, or the mark of an offloading sender), and reassembly decides per direction whether a
+//! wrong sum means damage (`reassembly::trust`). A capture taken on a host with checksum offload records
+//! outgoing packets before the NIC fills their checksums in, so valid traffic shows "bad" checksums
+//! (Wireshark disables TCP checksum validation by default for this reason); dropping every such packet would
+//! cut holes in every stream the host sent.
 
+pub mod checksum;
 pub mod flow_key;
 pub mod tunnel;
 
@@ -28,6 +31,7 @@ use std::net::{IpAddr, SocketAddr};
 use etherparse::{EtherType, Ethernet2Slice, IpNumber, LaxIpSlice, SingleVlanSlice, TcpSlice};
 
 use crate::capture::{LinkType, RawPacket};
+pub use checksum::Check;
 use tunnel::{Inner, Tunnel};
 use crate::time::Timestamp;
 
@@ -58,6 +62,8 @@ pub struct TcpSegment<'a> {
     pub missing: u32,
     /// The outermost tunnel the segment was found in (`tunnel`), if any.
     pub tunnel: Option<Tunnel>,
+    /// What its TCP checksum can tell, the payload not yet added (`Check::verify`).
+    pub check: Check,
 }
 
 impl TcpSegment<'_> {
@@ -282,6 +288,16 @@ fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8], tunnels_left: usize) -> Re
     } else {
         0
     };
+    let check = if missing > 0 {
+        Check::Unknown
+    } else {
+        let (header, field, len) = (tcp.header_slice(), tcp.checksum(), tcp.slice().len());
+        match (src, dst) {
+            (IpAddr::V4(s), IpAddr::V4(d)) => Check::of(&s.octets(), &d.octets(), len, header, field),
+            (IpAddr::V6(s), IpAddr::V6(d)) => Check::of(&s.octets(), &d.octets(), len, header, field),
+            _ => Check::Unknown,
+        }
+    };
     Ok(TcpSegment {
         frame: pkt.frame,
         ts: pkt.ts,
@@ -300,6 +316,7 @@ fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8], tunnels_left: usize) -> Re
         payload: tcp.payload(),
         missing: u32::try_from(missing).unwrap_or(u32::MAX),
         tunnel: None,
+        check,
     })
 }
 

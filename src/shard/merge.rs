@@ -74,6 +74,9 @@ fn absorb_tcp(into: &mut ReassemblyStats, s: ReassemblyStats) {
         after_close_bytes,
         roles_guessed,
         roles_unroutable,
+        damaged_segments,
+        damaged_taken,
+        damaged_lost,
     } = s;
     add(&mut into.connections, connections);
     add(&mut into.midstream_pickups, midstream_pickups);
@@ -91,6 +94,9 @@ fn absorb_tcp(into: &mut ReassemblyStats, s: ReassemblyStats) {
     add(&mut into.after_close_bytes, after_close_bytes);
     add(&mut into.roles_guessed, roles_guessed);
     add(&mut into.roles_unroutable, roles_unroutable);
+    add(&mut into.damaged_segments, damaged_segments);
+    add(&mut into.damaged_taken, damaged_taken);
+    add(&mut into.damaged_lost, damaged_lost);
 }
 
 fn absorb_http(into: &mut HttpCounters, s: HttpCounters) {

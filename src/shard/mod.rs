@@ -140,6 +140,7 @@ struct Seg {
     flags: TcpFlags,
     window: u16,
     missing: u32,
+    check: crate::decode::Check,
     payload: Range<usize>,
 }
 
@@ -187,16 +188,16 @@ impl Batch {
 
     fn push_seg(&mut self, s: &TcpSegment<'_>, clock: Timestamp) {
         let payload = self.stash(s.payload);
-        let TcpSegment { frame, ts, src, dst, seq, ack, flags, window, missing, .. } = *s;
-        self.items.push(Item::Seg(Seg { clock, frame, ts, src, dst, seq, ack, flags, window, missing, payload }));
+        let TcpSegment { frame, ts, src, dst, seq, ack, flags, window, missing, check, .. } = *s;
+        self.items.push(Item::Seg(Seg { clock, frame, ts, src, dst, seq, ack, flags, window, missing, check, payload }));
     }
 }
 
 impl Seg {
     fn attach<'a>(&self, arena: &'a [u8]) -> TcpSegment<'a> {
-        let Seg { frame, ts, src, dst, seq, ack, flags, window, missing, .. } = *self;
+        let Seg { frame, ts, src, dst, seq, ack, flags, window, missing, check, .. } = *self;
         // The tunnel was counted by the dispatcher that decoded the packet; workers never ask.
-        TcpSegment { frame, ts, src, dst, seq, ack, flags, window, payload: arena.get(self.payload.clone()).unwrap_or_default(), missing, tunnel: None }
+        TcpSegment { frame, ts, src, dst, seq, ack, flags, window, payload: arena.get(self.payload.clone()).unwrap_or_default(), missing, tunnel: None, check }
     }
 }
 
@@ -663,7 +664,7 @@ mod tests {
     fn seg(frame: u64, payload: &[u8]) -> TcpSegment<'_> {
         let a: std::net::SocketAddr = "10.0.0.1:40000".parse().unwrap();
         let b: std::net::SocketAddr = "10.0.0.2:80".parse().unwrap();
-        TcpSegment { frame, ts: Timestamp::ZERO, src: a, dst: b, seq: 0, ack: 0, flags: TcpFlags::default(), window: 0, payload, missing: 0, tunnel: None }
+        TcpSegment { frame, ts: Timestamp::ZERO, src: a, dst: b, seq: 0, ack: 0, flags: TcpFlags::default(), window: 0, payload, missing: 0, tunnel: None, check: Default::default() }
     }
 
     #[test]

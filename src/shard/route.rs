@@ -187,6 +187,7 @@ mod tests {
             payload: b"",
             missing: 0,
             tunnel: None,
+            check: Default::default(),
         }
     }
 

@@ -281,7 +281,7 @@ mod tests {
         };
         let (mut cseq, mut sseq) = (1000u32, 5000u32);
         let flags = |syn, ack| TcpFlags { syn, ack, fin: false, rst: false, psh: false };
-        let seg = |frame, src, dst, seq, ack, flags, payload| TcpSegment { frame, ts: Timestamp::ZERO, src, dst, seq, ack, flags, window: 1000, payload, missing: 0, tunnel: None };
+        let seg = |frame, src, dst, seq, ack, flags, payload| TcpSegment { frame, ts: Timestamp::ZERO, src, dst, seq, ack, flags, window: 1000, payload, missing: 0, tunnel: None, check: Default::default() };
         stack.segment(&seg(1, c, p, cseq, 0, flags(true, false), &[]), &mut note);
         stack.segment(&seg(2, p, c, sseq, cseq + 1, flags(true, true), &[]), &mut note);
         cseq += 1;

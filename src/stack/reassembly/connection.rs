@@ -25,7 +25,7 @@ use std::net::SocketAddr;
 use crate::decode::flow_key::{Direction, FlowKey};
 use crate::decode::TcpSegment;
 use crate::reassembly::stream::{Budget, Ctx, Stream};
-use crate::reassembly::{ConnId, EndReason, FlowEvent};
+use crate::reassembly::{ChecksumPolicy, ConnId, EndReason, FlowEvent};
 use crate::time::Timestamp;
 
 /// An endpoint of a `FlowKey`: `A` sends from `key.a`, `B` from `key.b`. Roles are decided later.
@@ -178,14 +178,14 @@ pub(crate) struct Connection {
 }
 
 impl Connection {
-    pub(crate) fn new(id: ConnId, key: FlowKey, frame: u64, ts: Timestamp, now: Timestamp, midstream: bool) -> Self {
+    pub(crate) fn new(id: ConnId, key: FlowKey, frame: u64, ts: Timestamp, now: Timestamp, midstream: bool, checksums: ChecksumPolicy) -> Self {
         Connection {
             id,
             key,
             state: ConnState::Midstream { guess_client: port_guess(&key) },
             isns: Isns::default(),
-            a: Stream::new(),
-            b: Stream::new(),
+            a: Stream::new(checksums),
+            b: Stream::new(checksums),
             first_frame: frame,
             first_ts: ts,
             last_frame: frame,
@@ -340,6 +340,11 @@ impl Connection {
         ctx.conn = self.id;
         ctx.held_open = None;
         self.last_frame = seg.frame;
+        // RFC 9293 §3.1: the receiver discards a damaged segment before reading anything in it.
+        ctx.dir = self.dir_of(side);
+        if self.stream_mut(side).screen(seg, ctx) {
+            return Verdict::Alive;
+        }
 
         if seg.flags.syn && self.on_syn(seg, side, ctx) {
             return Verdict::Reused;

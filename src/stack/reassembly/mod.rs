@@ -50,11 +50,13 @@ mod assembler;
 mod connection;
 mod lru;
 mod stream;
+mod trust;
 
 pub use connection::{guess_server, speaker_is_client};
 use connection::{Connection, Isns, Side, Verdict};
 use lru::Lru;
 use stream::{Budget, Ctx};
+pub use trust::ChecksumPolicy;
 
 /// A connection's identity for its whole life; a new connection on a reused 4-tuple gets a new id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -176,6 +178,14 @@ pub struct ReassemblyStats {
     /// first packet, and live 4-tuples taken over by a SYN from the other side. Not in the summary; the
     /// differential fuzz target skips such inputs.
     pub roles_unroutable: u64,
+    /// Segments with a wrong TCP checksum in a direction whose checksums had held (`trust.rs`): set
+    /// aside, never read unless their receiver acknowledged them or their stream ended first.
+    pub damaged_segments: u64,
+    /// Of those, the ones taken after all: their receiver acknowledged them, or the out-of-order budget
+    /// could not hold them.
+    pub damaged_taken: u64,
+    /// Of those, the ones still aside when their stream ended (no valid copy came): their bytes a gap.
+    pub damaged_lost: u64,
 }
 
 /// RFC 9293 §3.6 keeps a closed connection in TIME-WAIT for 2 MSL; Linux uses 60 s (`TCP_TIMEWAIT_LEN`).
@@ -215,6 +225,8 @@ pub struct FlowTable<A = ()> {
     clock: Timestamp,
     budget: Budget,
     stats: ReassemblyStats,
+    /// `Limits::checksums`, for each new connection's streams.
+    checksums: ChecksumPolicy,
 }
 
 /// One live connection: its TCP state and its upper layers' (`A`).
@@ -256,6 +268,7 @@ impl<A: Default> FlowTable<A> {
             clock: Timestamp::ZERO,
             budget: Budget::new(limits.max_ooo_bytes_total, limits.max_ooo_bytes_per_stream),
             stats: ReassemblyStats::default(),
+            checksums: limits.checksums,
         }
     }
 
@@ -369,7 +382,7 @@ impl<A: Default> FlowTable<A> {
         if !seg.flags.syn {
             self.stats.midstream_pickups = self.stats.midstream_pickups.saturating_add(1);
         }
-        let mut conn = Connection::new(id, key, seg.frame, seg.ts, self.clock, !seg.flags.syn);
+        let mut conn = Connection::new(id, key, seg.frame, seg.ts, self.clock, !seg.flags.syn, self.checksums);
         let mut app = A::default();
         let mut emit = |ev: FlowEvent<'_>| out(ev, &mut app);
         let mut ctx = Ctx::new(&mut self.stats, &mut self.budget, &mut emit, seg.frame, seg.ts);
@@ -626,6 +639,7 @@ pub(crate) mod testkit {
                 payload,
                 missing,
                 tunnel: None,
+                check: Default::default(),
             };
             let events = &mut self.events;
             self.table.feed(&seg, &mut |ev| events.push(Ev::of(&ev)));
@@ -766,7 +780,7 @@ mod tests {
         let mut frame = 0;
         let mut send = |table: &mut FlowTable<Vec<u64>>, closed: &mut Vec<(u64, Vec<u64>)>, seen: &mut BTreeMap<u64, usize>, src: &str, dst: &str, fl: &str, seq: u32, ack: u32, secs: i64| {
             frame += 1;
-            let seg = TcpSegment { frame, ts: Timestamp::from_secs_nanos(secs, 0), src: addr(src), dst: addr(dst), seq, ack, flags: flags(fl), window: 65535, payload: b"x", missing: 0, tunnel: None };
+            let seg = TcpSegment { frame, ts: Timestamp::from_secs_nanos(secs, 0), src: addr(src), dst: addr(dst), seq, ack, flags: flags(fl), window: 65535, payload: b"x", missing: 0, tunnel: None, check: Default::default() };
             table.observe(seg.ts);
             table.expire_with(seg.ts, &mut |ev, app| record(ev, app, closed, seen));
             table.feed_with(&seg, &mut |ev, app| record(ev, app, closed, seen));
@@ -818,6 +832,7 @@ mod tests {
             payload: &payload,
             missing: 0,
             tunnel: None,
+            check: Default::default(),
         };
         let mut same_memory = false;
         table.feed(&seg, &mut |ev| {

@@ -33,6 +33,15 @@
 //! a hole before it waits for the hole to fill (the missing segment is usually a retransmission that
 //! follows the FIN on the wire) until one of the rules above declares it.
 //!
+//! Damaged segments (a wrong TCP checksum in a direction whose checksums held, `trust.rs`) are set aside
+//! whole, before anything reads them (RFC 9293 §3.1: the receiver discards them): not delivered, their
+//! ACK and flags ignored, their bytes a hole. A valid copy that covers them replaces them (it is the copy
+//! the receiver took); if their receiver acknowledges past their start with no such copy seen, it took
+//! them after all (a merged segment whose sum only the capture sees wrong), and they are delivered then,
+//! with their own frame and timestamp. A stream that ends with one still aside never had its valid copy:
+//! its receiver did not take those bytes and neither does the stream, which shows them as a gap. Nothing
+//! is dropped unsaid.
+//!
 //! Keep-alives (RFC 9293 §3.8.4, RFC 1122 §4.2.3.6: "SEG.SEQ = SND.NXT-1", with zero or one garbage
 //! octet) and zero-window probes sent the same way (§3.8.6.1; Linux probes at `snd_una - 1`) carry nothing
 //! new and produce no data, no gap and no retransmission count. A one-byte retransmission of the last
@@ -42,7 +51,9 @@
 use std::collections::BTreeMap;
 
 use crate::decode::flow_key::Direction;
+use crate::decode::TcpSegment;
 use crate::reassembly::assembler::Assembler;
+use crate::reassembly::trust::{ChecksumPolicy, Trust};
 use crate::reassembly::{ConnId, EndReason, FlowEvent, ReassemblyStats};
 use crate::time::Timestamp;
 
@@ -226,6 +237,10 @@ fn len64(b: &[u8]) -> u64 {
     u64::try_from(b.len()).unwrap_or(u64::MAX)
 }
 
+fn len64_n(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
 fn to_usize(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
@@ -308,10 +323,31 @@ impl<'p> Span<'p> {
     }
 }
 
+/// A segment set aside for a wrong checksum, whole, until its receiver's acknowledgement or a valid copy
+/// decides (module header).
+#[derive(Debug)]
+struct Aside {
+    seq: u32,
+    fin: bool,
+    frame: u64,
+    ts: Timestamp,
+    bytes: Vec<u8>,
+}
+
+impl Aside {
+    fn cost(&self) -> usize {
+        self.bytes.len().saturating_add(PIECE_OVERHEAD)
+    }
+}
+
 /// What one direction carries.
 #[derive(Debug)]
 pub(crate) struct Stream {
     state: StreamState,
+    /// Whether this direction's checksums are believed.
+    trust: Trust,
+    /// Damaged segments set aside, in arrival order; charged to the budgets like `pieces`.
+    aside: Vec<Aside>,
     /// Which offsets above `next` are held in `pieces`.
     ranges: Assembler,
     /// Held out-of-order data, keyed by start offset; pieces never overlap and all start above `next`.
@@ -322,13 +358,20 @@ pub(crate) struct Stream {
 
 impl Default for Stream {
     fn default() -> Self {
-        Self::new()
+        Self::new(ChecksumPolicy::default())
     }
 }
 
 impl Stream {
-    pub(crate) fn new() -> Self {
-        Stream { state: StreamState::Unsynced, ranges: Assembler::new(), pieces: BTreeMap::new(), stored: 0 }
+    pub(crate) fn new(checksums: ChecksumPolicy) -> Self {
+        Stream {
+            state: StreamState::Unsynced,
+            trust: Trust::new(checksums),
+            aside: Vec::new(),
+            ranges: Assembler::new(),
+            pieces: BTreeMap::new(),
+            stored: 0,
+        }
     }
 
     #[cfg(test)]
@@ -358,6 +401,115 @@ impl Stream {
         if let StreamState::Unsynced = self.state {
             self.state = StreamState::Open(Cursor::new(base));
         }
+    }
+
+    /// Screens a segment of this direction before anything else reads it: `true` if it was damaged on the
+    /// way and is set aside (module header), so that neither its data nor its ACK nor its flags count. A
+    /// damaged segment without data or FIN carries nothing to wait for and is just ignored; one the
+    /// budgets cannot hold is taken as it is (and counted so). A SYN's sum counts toward the direction's
+    /// trust, but a SYN is never set aside (the handshake's bookkeeping is not worth the risk).
+    pub(crate) fn screen<F: FnMut(FlowEvent<'_>) + ?Sized>(&mut self, seg: &TcpSegment<'_>, ctx: &mut Ctx<'_, F>) -> bool {
+        if !self.trust.damaged(seg.check, seg.payload) || seg.flags.syn {
+            return false;
+        }
+        ctx.stats.damaged_segments = ctx.stats.damaged_segments.saturating_add(1);
+        if seg.payload.is_empty() && !seg.flags.fin {
+            return true;
+        }
+        if matches!(self.state, StreamState::Ended(_)) {
+            return true;
+        }
+        let cost = seg.payload.len().saturating_add(PIECE_OVERHEAD);
+        if !self.fits(cost, ctx.budget) {
+            ctx.stats.damaged_taken = ctx.stats.damaged_taken.saturating_add(1);
+            return false;
+        }
+        self.stored = self.stored.saturating_add(cost);
+        ctx.budget.used = ctx.budget.used.saturating_add(cost);
+        // ALLOC: a damaged segment's copy, rare, bounded like the out-of-order pieces.
+        let bytes = seg.payload.to_vec();
+        self.aside.push(Aside { seq: seg.seq, fin: seg.flags.fin, frame: seg.frame, ts: seg.ts, bytes });
+        true
+    }
+
+    /// Takes the segments set aside that start below the acknowledged sequence number `ack`, as if they
+    /// had just arrived, in sequence order.
+    fn take_aside<F: FnMut(FlowEvent<'_>) + ?Sized>(&mut self, ack: u32, ctx: &mut Ctx<'_, F>) {
+        let cur = match self.state {
+            StreamState::Open(c) | StreamState::FinReceived { cur: c, .. } => c,
+            StreamState::Unsynced | StreamState::Ended(_) => return,
+        };
+        let limit = cur.offset_of(ack);
+        let mut taken: Vec<Aside> = Vec::new();
+        let mut i = 0;
+        while let Some(a) = self.aside.get(i) {
+            if cur.offset_of(a.seq) < limit {
+                // ALLOC: rare (a damaged segment its receiver took), moved out to be delivered.
+                taken.push(self.aside.swap_remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        taken.sort_by_key(|a| cur.offset_of(a.seq));
+        for a in taken {
+            let cost = a.cost();
+            self.stored = self.stored.saturating_sub(cost);
+            ctx.budget.used = ctx.budget.used.saturating_sub(cost);
+            ctx.stats.damaged_taken = ctx.stats.damaged_taken.saturating_add(1);
+            self.segment(a.seq, false, a.fin, &a.bytes, 0, a.frame, a.ts, ctx);
+        }
+    }
+
+    /// The stream ends with damaged segments still aside: no valid copy came and their receiver took none
+    /// of them, so their bytes are a hole (a gap up to the end of the last, after what is held below it).
+    fn lose_aside<F: FnMut(FlowEvent<'_>) + ?Sized>(&mut self, ctx: &mut Ctx<'_, F>) {
+        let lost = std::mem::take(&mut self.aside);
+        let freed = lost.iter().map(Aside::cost).fold(0usize, usize::saturating_add);
+        self.stored = self.stored.saturating_sub(freed);
+        ctx.budget.used = ctx.budget.used.saturating_sub(freed);
+        ctx.stats.damaged_lost = ctx.stats.damaged_lost.saturating_add(len64_n(lost.len()));
+        let (mut cur, fin_at) = match self.state {
+            StreamState::Open(c) => (c, None),
+            StreamState::FinReceived { cur, fin } => (cur, Some(fin)),
+            StreamState::Unsynced | StreamState::Ended(_) => return,
+        };
+        // A damaged FIN's own place says nothing about bytes: only data marks the hole.
+        let end = lost
+            .iter()
+            .filter(|a| !a.bytes.is_empty())
+            .map(|a| cur.offset_of(a.seq).saturating_add(i64::try_from(a.bytes.len()).unwrap_or(i64::MAX)))
+            .max()
+            .and_then(|e| u64::try_from(e).ok());
+        if let Some(end) = end.filter(|&e| e > cur.next && e <= cur.ahead_limit()) {
+            let target = fin_at.map_or(end, |f| end.min(f));
+            self.flush_to(&mut cur, Some(target), ctx);
+            self.settle(cur, fin_at, ctx);
+        }
+    }
+
+    /// Forgets the segments set aside that valid copies have replaced: every byte of theirs delivered, or
+    /// their FIN taken from another segment.
+    fn prune_aside(&mut self, budget: &mut Budget) {
+        let (next, fin_taken) = match self.state {
+            StreamState::Open(c) => (c.next, false),
+            StreamState::FinReceived { cur, .. } => (cur.next, true),
+            StreamState::Unsynced | StreamState::Ended(_) => (u64::MAX, true),
+        };
+        let cur = match self.state {
+            StreamState::Open(c) | StreamState::FinReceived { cur: c, .. } => Some(c),
+            StreamState::Unsynced | StreamState::Ended(_) => None,
+        };
+        let mut freed = 0usize;
+        self.aside.retain(|a| {
+            let end = cur.map_or(0, |c| c.offset_of(a.seq).saturating_add(i64::try_from(a.bytes.len()).unwrap_or(i64::MAX)));
+            let replaced = u64::try_from(end).unwrap_or(0) <= next && (!a.fin || fin_taken);
+            if replaced {
+                freed = freed.saturating_add(a.cost());
+            }
+            !replaced
+        });
+        self.stored = self.stored.saturating_sub(freed);
+        budget.used = budget.used.saturating_sub(freed);
     }
 
     /// One segment of this direction. `seq` is the segment's sequence number (the SYN's own, if `syn`).
@@ -432,11 +584,18 @@ impl Stream {
             fin_at = Some(f);
         }
         self.settle(cur, fin_at, ctx);
+        if !self.aside.is_empty() {
+            self.prune_aside(ctx.budget);
+        }
     }
 
     /// The peer acknowledged up to `ack` (RFC 9293 §3.4: the next sequence number it expects). Bytes below
     /// that which we never saw reached the receiver but not the capture: declare them as gaps now.
     pub(crate) fn peer_ack<F: FnMut(FlowEvent<'_>) + ?Sized>(&mut self, ack: u32, ctx: &mut Ctx<'_, F>) {
+        if !self.aside.is_empty() {
+            // The receiver took bytes where a damaged segment starts, and no valid copy of them came by.
+            self.take_aside(ack, ctx);
+        }
         let (mut cur, fin_at) = match self.state {
             StreamState::Open(c) => (c, None),
             StreamState::FinReceived { cur, fin } => (cur, Some(fin)),
@@ -488,6 +647,9 @@ impl Stream {
         reason: EndReason,
         ctx: &mut Ctx<'_, F>,
     ) {
+        if !self.aside.is_empty() {
+            self.lose_aside(ctx);
+        }
         match self.state {
             StreamState::Ended(_) => {}
             StreamState::Unsynced => self.end(reason, ctx),
@@ -507,6 +669,7 @@ impl Stream {
         budget.used = budget.used.saturating_sub(self.stored);
         self.stored = 0;
         self.pieces.clear();
+        self.aside.clear();
         self.ranges = Assembler::new();
     }
 
@@ -801,7 +964,7 @@ mod tests {
 
     impl Harness {
         fn new(per_stream: usize, total: usize) -> Self {
-            let mut stream = Stream::new();
+            let mut stream = Stream::default();
             stream.sync(ISN);
             Harness {
                 stream,
@@ -814,7 +977,7 @@ mod tests {
 
         fn with_base(base: u32) -> Self {
             let mut h = Harness::new(1 << 20, 1 << 20);
-            h.stream = Stream::new();
+            h.stream = Stream::default();
             h.stream.sync(base);
             h
         }
@@ -860,6 +1023,39 @@ mod tests {
 
         fn ack(&mut self, off: u32) {
             self.run(|s, ctx, _| s.peer_ack(ISN.wrapping_add(off), ctx));
+        }
+
+        /// A segment as the connection hands it over: screened for damage first (`right`: its checksum
+        /// is right), then, unless set aside, taken.
+        fn wire(&mut self, off: u32, data: &[u8], fin: bool, right: bool) {
+            use crate::decode::{Check, TcpFlags};
+            let check = Check::for_payload(data, right);
+            self.run(|s, ctx, frame| {
+                let seg = TcpSegment {
+                    frame,
+                    ts: Timestamp(frame as i64),
+                    src: "192.0.2.1:40000".parse().unwrap(),
+                    dst: "192.0.2.2:80".parse().unwrap(),
+                    seq: ISN.wrapping_add(off),
+                    ack: 0,
+                    flags: TcpFlags { fin, ack: true, ..TcpFlags::default() },
+                    window: 1000,
+                    payload: data,
+                    missing: 0,
+                    tunnel: None,
+                    check,
+                };
+                if !s.screen(&seg, ctx) {
+                    s.segment(seg.seq, false, fin, data, 0, frame, seg.ts, ctx);
+                }
+            });
+        }
+
+        /// Two segments with right checksums: the direction's checksums are trusted from here on.
+        fn trusted(&mut self) {
+            self.wire(0, b"GET ", false, true);
+            self.wire(4, b"/a ", false, true);
+            assert_eq!(self.stream.trust, Trust::Trusted);
         }
 
         fn terminate(&mut self, reason: EndReason) {
@@ -1180,7 +1376,7 @@ mod tests {
     #[test]
     fn stream_syn_occupies_one_sequence_number() {
         let mut h = Harness::new(1 << 20, 1 << 20);
-        h.stream = Stream::new();
+        h.stream = Stream::default();
         // SYN with data (TCP Fast Open): the data starts after the SYN's sequence number.
         h.run(|s, ctx, frame| s.segment(500, true, false, b"tfo", 0, frame, Timestamp(0), ctx));
         assert_eq!(h.stream.base(), Some(501));
@@ -1206,5 +1402,121 @@ mod tests {
         assert_eq!((t.start, t.payload.len(), t.missing), (4, 0, 2));
         t.trim_back(3);
         assert!(t.is_empty() || t.end() <= 4);
+    }
+
+    #[test]
+    fn stream_damaged_segment_gives_way_to_its_valid_copy() {
+        let mut h = Harness::new(1 << 20, 1 << 20);
+        h.trusted(); // frames 1, 2
+        h.wire(7, b"XTTP", false, false); // frame 3: damaged on the way
+        h.wire(11, b"/1.1", false, true); // frame 4: after the hole
+        assert_eq!(h.text(), "GET /a ");
+        h.wire(7, b"HTTP", false, true); // frame 5: the resent copy
+        let evs = h.take();
+        assert_eq!(evs[2..], [Ev::Data(b"HTTP".to_vec(), 5), Ev::Data(b"/1.1".to_vec(), 4)]);
+        assert_eq!((h.stats.damaged_segments, h.stats.damaged_taken), (1, 0));
+        // The damaged copy is forgotten: an acknowledgement past it takes nothing more.
+        h.ack(15);
+        assert!(h.take().is_empty());
+        assert_eq!((h.stream.held_bytes(), h.budget.used), (0, 0));
+        assert_eq!(h.stats.overlap_conflicts, 0);
+    }
+
+    #[test]
+    fn stream_damaged_segment_its_receiver_acknowledged_is_taken_with_its_own_frame() {
+        let mut h = Harness::new(1 << 20, 1 << 20);
+        h.trusted();
+        h.take();
+        h.wire(7, b"DATA", false, false); // frame 3
+        h.ack(7); // a duplicate acknowledgement: the receiver is still waiting for offset 7
+        assert!(h.take().is_empty());
+        h.ack(9); // it took bytes at offset 7 and on: the sum was wrong in the capture only
+        assert_eq!(h.take(), vec![Ev::Data(b"DATA".to_vec(), 3)]);
+        assert_eq!((h.stats.damaged_segments, h.stats.damaged_taken, h.stats.gaps), (1, 1, 0));
+        assert_eq!((h.stream.held_bytes(), h.budget.used), (0, 0));
+    }
+
+    #[test]
+    fn stream_ending_with_a_damaged_segment_aside_shows_its_bytes_as_a_gap() {
+        let mut h = Harness::new(1 << 20, 1 << 20);
+        h.trusted();
+        h.wire(7, b"tail", false, false); // frame 3
+        h.wire(11, b"!", false, true); // frame 4, held behind the hole
+        h.wire(12, b"", true, false); // a damaged FIN: not where the hole ends
+        h.terminate(EndReason::Rst);
+        assert_eq!(h.text(), "GET /a ####!|");
+        assert_eq!((h.stats.damaged_segments, h.stats.damaged_taken, h.stats.damaged_lost, h.stats.gaps), (2, 0, 2, 1));
+        assert_eq!(h.budget.used, 0);
+    }
+
+    #[test]
+    fn stream_syn_sums_count_toward_trust() {
+        use crate::decode::{Check, TcpFlags};
+        let mut h = Harness::new(1 << 20, 1 << 20);
+        h.stream = Stream::default();
+        let syn = TcpSegment {
+            frame: 1,
+            ts: Timestamp(1),
+            src: "192.0.2.2:80".parse().unwrap(),
+            dst: "192.0.2.1:40000".parse().unwrap(),
+            seq: ISN.wrapping_sub(1),
+            ack: 1,
+            flags: TcpFlags { syn: true, ack: true, ..TcpFlags::default() },
+            window: 1000,
+            payload: b"",
+            missing: 0,
+            tunnel: None,
+            check: Check::for_payload(b"", true),
+        };
+        h.run(|s, ctx, _| assert!(!s.screen(&syn, ctx)));
+        h.stream.sync(ISN);
+        // The SYN-ACK and one acknowledgement: a response head damaged next is already judged.
+        h.wire(0, b"", false, true);
+        h.wire(0, b"HTTP/1.1 5", false, false);
+        h.wire(0, b"HTTP/1.1 2", false, true);
+        assert_eq!(h.text(), "HTTP/1.1 2");
+        assert_eq!(h.stats.damaged_segments, 1);
+    }
+
+    #[test]
+    fn stream_damaged_fin_waits_for_the_valid_one() {
+        let mut h = Harness::new(1 << 20, 1 << 20);
+        h.trusted();
+        h.wire(7, b"", true, false);
+        assert!(!h.stream.is_ended());
+        assert_eq!(h.text(), "GET /a ");
+        h.wire(7, b"", true, true);
+        assert_eq!(h.text(), "GET /a |");
+        assert_eq!((h.stats.damaged_segments, h.stats.damaged_taken, h.budget.used), (1, 0, 0));
+    }
+
+    #[test]
+    fn stream_wrong_sums_before_trust_are_taken_as_they_are() {
+        let mut h = Harness::new(1 << 20, 1 << 20);
+        h.wire(0, b"GET ", false, false); // the first sum is wrong: offload, a rewritten capture, unknown
+        h.wire(4, b"/a ", false, true);
+        h.wire(7, b"HTTP", false, false);
+        assert_eq!(h.text(), "GET /a HTTP");
+        assert_eq!(h.stream.trust, Trust::Off);
+        assert_eq!(h.stats.damaged_segments, 0);
+    }
+
+    #[test]
+    fn stream_damaged_segment_beyond_the_budget_is_taken_and_counted() {
+        let mut h = Harness::new(PIECE_OVERHEAD + 2, 1 << 20);
+        h.trusted();
+        h.wire(7, b"HTTP", false, false);
+        assert_eq!(h.text(), "GET /a HTTP");
+        assert_eq!((h.stats.damaged_segments, h.stats.damaged_taken), (1, 1));
+    }
+
+    #[test]
+    fn stream_damaged_empty_segment_is_ignored() {
+        let mut h = Harness::new(1 << 20, 1 << 20);
+        h.trusted();
+        h.wire(7, b"", false, false);
+        h.wire(7, b"HTTP", false, true);
+        assert_eq!(h.text(), "GET /a HTTP");
+        assert_eq!((h.stats.damaged_segments, h.stats.damaged_taken, h.budget.used), (1, 0, 0));
     }
 }
