@@ -215,6 +215,8 @@ class H1Direction:
         self.body = None
 
     def feed(self, data, notes):
+        if self.state == "broken":
+            return
         self.buf += data
         while True:
             if self.state == "head":
@@ -247,7 +249,14 @@ class H1Direction:
                 i = self.buf.find(b"\r\n")
                 if i < 0:
                     return
-                size = int(self.buf[:i].split(b";")[0], 16)
+                try:
+                    size = int(self.buf[:i].split(b";")[0], 16)
+                except ValueError:
+                    # A damaged segment the receiver discarded (samples/ecosystem/checksums-fin-client.pcap): say so
+                    # and stop reading this direction rather than guess where its framing resumes.
+                    notes.append(f"malformed chunk size {bytes(self.buf[:i][:16])!r}: rest of this direction not parsed")
+                    self.state, self.buf = "broken", b""
+                    return
                 self.buf = self.buf[i + 2:]
                 self.state, self.remaining = ("trailer", 0) if size == 0 else ("chunk", size)
                 continue
