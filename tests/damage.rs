@@ -284,3 +284,52 @@ fn a_segment_with_a_wrong_checksum_gives_way_to_the_copy_its_receiver_took() {
     assert!(summary.contains("2 segments with a wrong TCP checksum set aside as damaged on the way (0 taken after all, acknowledged by their receiver or beyond the out-of-order budget; 0 never resent"), "{summary}");
     assert_eq!(tcp_count(&summary, " retransmitted segments"), 0, "the resent copies are the ones taken\n{summary}");
 }
+
+/// A sensor that sees one direction of the traffic (a filter on one direction, asymmetric routing, a one-way
+/// span port) lost every byte of the other, and must say so: silence would mean "seen and clean"
+/// (INCIDENTS.md, coverage notices). For every plain HTTP sample that has MCP sessions, a copy holding the
+/// server's packets only gets a CAPTURE-GAPS row wherever the server's bytes carry MCP evidence of their own
+/// (a session header, an `endpoint` event, an MCP notification): `samples/ecosystem/sensor5.md`, where a
+/// sensor behind `tcp src port` wrote nothing. A copy holding the client's packets only says so on its own
+/// summary line (a NAT's half-translated copy looks the same and lost nothing: `samples/sensors-dnat.pcap`,
+/// labelled CAPTURE-GAPS silent).
+#[test]
+fn a_sensor_that_sees_one_direction_reports_the_other_as_lost() {
+    let dir = scratch("onedir");
+    let mut checked = (0, 0);
+    for p in samples() {
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if name.starts_with("tls-") || name.starts_with("h2") || name.contains("websocket") {
+            continue;
+        }
+        let Some(pcap) = Pcap::read(&p) else { continue };
+        let (full, _) = analyse(&p);
+        let sessions = run(&["-q", "-r", p.to_str().unwrap(), "--sessions", "/dev/stdout", "-o", "/dev/null"]);
+        if stdout(&sessions).lines().count() < 2 {
+            continue;
+        }
+        let Some(port) = pcap.records.iter().filter_map(|r| pcap.tcp(r)).find(|s| s.flags & 0x12 == 0x02).map(|s| s.dport) else { continue };
+        for server_side in [false, true] {
+            let mut copy = pcap.clone();
+            copy.records.retain(|r| pcap.tcp(r).is_some_and(|s| if server_side { s.sport == port } else { s.dport == port }));
+            if server_side {
+                let text: Vec<u8> = copy.records.iter().flat_map(|r| r.data.to_ascii_lowercase()).collect();
+                let has = |needle: &[u8]| text.windows(needle.len()).any(|w| w == needle);
+                if !(has(b"mcp-session-id:") || has(b"event: endpoint") || has(b"\"method\":\"notifications/") || has(b"\"method\": \"notifications/")) {
+                    continue;
+                }
+            }
+            let f = dir.join(format!("{}-{name}", if server_side { "srv" } else { "cli" }));
+            copy.write(&f);
+            let (csv, summary) = analyse(&f);
+            if server_side {
+                let gaps: Vec<_> = csv_rows(&csv).into_iter().skip(1).filter(|r| r[2] == "CAPTURE-GAPS").collect();
+                assert_eq!(gaps.len(), 1, "{name}, server only: no CAPTURE-GAPS row\n{csv}\n{summary}\n(full capture:\n{full})");
+            } else {
+                assert!(summary.contains("connections showed the client's packets only"), "{name}, client only\n{summary}");
+            }
+            if server_side { checked.1 += 1 } else { checked.0 += 1 }
+        }
+    }
+    assert!(checked.0 > 40 && checked.1 > 40, "too few samples checked: {checked:?}");
+}

@@ -28,6 +28,14 @@ impl McpTracker {
         let Some(view) = self.conns.get_mut(&conn) else { return };
         let (client, server) = (view.client, view.server);
         let pairing_unsure = view.pairing_unsure();
+        if !view.mcp && view.tx_mut(tx).is_some_and(|t| t.req.is_none()) {
+            // A stream whose request the capture missed: an `endpoint` event or an MCP method in it is MCP
+            // evidence all the same (INCIDENTS.md "MCP evidence"), and makes the connection's gaps coverage
+            // to report (as a session header does, `response.rs`).
+            let evidence = event.event.as_deref() == Some("endpoint")
+                || matches!(&payload, Some(Ok(p)) if p.messages.iter().any(|m| m.method().is_some_and(super::request::is_mcp_method)));
+            view.mcp |= evidence;
+        }
         let Some(t) = view.tx_mut(tx) else { return };
         let get_path: Arc<str> = t.req.as_deref().map_or_else(|| "".into(), Req::endpoint);
         let req_frame = t.req.as_deref().map_or(frame, |r| r.frame);

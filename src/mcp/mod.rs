@@ -615,7 +615,8 @@ impl McpTracker {
                 // The HTTP layer ends open responses on FIN/RST; this is the safety net.
                 self.finish_response(&view, &mut tx, ts, MessageEnd::Interrupted, out);
             } else if let Some(req) = tx.req.as_deref() {
-                self.record_unanswered(view.client, view.server, req, ts, capture_end);
+                let reason = if capture_end { "no response by the end of the capture" } else { "no response before the connection closed" };
+                self.record_unanswered(view.client, view.server, req, (ts, reason));
                 // A POST the connection lost before any answer: a fallback trigger, unless its answer may
                 // lie in a capture gap (then the failure is the capture's, not the server's).
                 if req.method() == "POST" && req.has_request_ids() && !tx.gap_lost {
@@ -631,12 +632,12 @@ impl McpTracker {
 
     /// A request keyed to a session at its end (`request_end`) that no response head answered: on the
     /// session's inventory row and timeline, so that a request left waiting (a GET whose stream a
-    /// buffering middleware never started) is seen there too. Only looked up: it makes no session.
-    fn record_unanswered(&mut self, client: SocketAddr, server: SocketAddr, req: &Req, ts: Timestamp, capture_end: bool) {
+    /// buffering middleware never started) is seen there too, or one whose response a capture gap took.
+    /// Only looked up: it makes no session.
+    fn record_unanswered(&mut self, client: SocketAddr, server: SocketAddr, req: &Req, (ts, reason): (Timestamp, &'static str)) {
         let Some(info) = req.key.as_ref().filter(|_| self.recorder.is_some()) else { return };
         let wanted = self.key_ref(client, server, info, None);
         let Some(s) = self.sessions.get_mut(&wanted) else { return };
-        let reason = if capture_end { "no response by the end of the capture" } else { "no response before the connection closed" };
         if let Some(rec) = self.recorder.as_mut() {
             let (http_method, path, rpc_method) = (req.method_token(), req.endpoint(), req.first_method());
             let asked = record::Asked { ts: req.ts, frame: req.frame, http_method: &http_method, path: &path, rpc_method: rpc_method.as_str(), h2_stream: req.h2_stream };
@@ -736,14 +737,18 @@ impl McpTracker {
                 }
                 self.conns.insert(conn, view);
             }
-            HttpEvent::ResponseLost { tx, .. } => {
-                // Its answer lies in a capture gap: nothing is known about it, and nothing is owed.
+            HttpEvent::ResponseLost { tx, ts, .. } => {
+                // Its answer lies in a capture gap: nothing is known about it, and nothing is owed. The request
+                // was still made: the session's inventory counts it, as one no response answered.
                 let Some(view) = self.conns.get_mut(&conn) else { return };
                 view.lost_messages += 1;
-                if let Some(pos) = view.txs.iter().position(|t| t.id == Some(tx) && t.resp.is_none()) {
-                    if let Some(k) = view.txs.remove(pos).and_then(|t| t.timer) {
-                        self.timers.cancel(k);
-                    }
+                let (client, server) = (view.client, view.server);
+                let Some(t) = view.txs.iter().position(|t| t.id == Some(tx) && t.resp.is_none()).and_then(|pos| view.txs.remove(pos)) else { return };
+                if let Some(k) = t.timer {
+                    self.timers.cancel(k);
+                }
+                if let Some(req) = t.req.as_deref() {
+                    self.record_unanswered(client, server, req, (ts, "its response lost in a capture gap"));
                 }
             }
             HttpEvent::RequestLost { .. } => {

@@ -721,6 +721,26 @@ mod tests {
     }
 
     #[test]
+    fn a_request_whose_response_a_gap_took_is_counted_on_its_session() {
+        // sensor3-ts-b64.pcap, sensors-dnat.pcap: the session inventory counted a request only once it was
+        // answered or left waiting at the close, so one whose response a capture gap took was not counted.
+        let mut h = Harness::recording();
+        let c = session(&mut h);
+        let tx = h.post(c, &[SID, V25], &tool_call(1));
+        h.gap(c, 300);
+        h.lost_response(c, tx);
+        let tx = h.post(c, &[SID, V25], &tool_call(2));
+        h.json(c, tx, &[SID], &tool_result(2));
+        h.finish();
+        let records = h.records();
+        let rows: Vec<(u64, u64, u64)> = records.iter().map(|r| (r.requests, r.resp_json, r.resp_other)).collect();
+        // initialize, notifications/initialized (202), the lost call, the answered call.
+        assert_eq!(rows, vec![(4, 2, 1)]);
+        let lost = records[0].timeline.iter().flatten().filter(|e| matches!(e.what, crate::mcp::record::EntryKind::NoResponse { reason } if reason == "its response lost in a capture gap")).count();
+        assert_eq!(lost, 1);
+    }
+
+    #[test]
     fn a2a_tasks_methods_are_not_mcp_evidence() {
         // Agent2Agent 0.3 (nonmcp2-a2a-py-v03, nonmcp2-a2a-js-server): JSON-RPC with `tasks/get`, `tasks/cancel`
         // and `message/stream`, whose every SSE event is a response with the request's id by design. `tasks/*`

@@ -70,8 +70,16 @@ impl McpTracker {
         }
         let Some(t) = self.conns.get_mut(&conn).and_then(|v| v.tx_mut(tx)) else { return };
         let Some(req) = t.req.as_deref_mut() else {
-            // A response whose request the capture missed: nothing to key it on.
+            // A response whose request the capture missed: nothing to key it on. Its session header is still
+            // MCP evidence (INCIDENTS.md "MCP evidence"), so the connection's gaps are coverage to report: a
+            // sensor that sees the server's direction only lost every request, and must not look "seen and
+            // clean" (samples/ecosystem/sensor5-onedir.pcap, `tcp src port`).
             t.resp = Some(resp);
+            if resp_sid.is_some() {
+                if let Some(v) = self.conns.get_mut(&conn) {
+                    v.mcp = true;
+                }
+            }
             return;
         };
         req.decode(&mut self.stats);
