@@ -76,7 +76,8 @@ PY="$VENV/bin/python"
 setup() { need_venv "$VENV" "$PEERS/requirements.txt"; }
 
 NSS=(ck-cli ck-rtr ck-srv)
-topo_down() { local n; for n in "${NSS[@]}"; do ip netns del "$n" 2>/dev/null || true; done; }
+# shellcheck source=netns.sh
+. "$ECO/netns.sh"
 trap 'cleanup; topo_down; [ -z "$GUARD_PID" ] || kill -INT "$GUARD_PID" 2>/dev/null || true' EXIT
 topo_up() {
     local n d
@@ -111,36 +112,9 @@ nft_router() {
 # nft_counters: the rules again, with how many packets each matched (counter)
 nft_counters() { ip netns exec ck-rtr nft list chain ip ck impair 2>/dev/null | grep counter | sed 's/^\s*/   matched: /' || true; }
 
-srv_listening() {
-    local i
-    for i in $(seq 1 300); do
-        [ -n "$(ip netns exec ck-srv ss -Hltn "sport = :$1")" ] && return 0
-        sleep 0.1
-    done
-    echo "nothing listens on $HOST:$1" >&2; return 1
-}
-CAPS=()   # "pid:name" of running captures
-ns_capture_start() {  # NAME NS DEV PORT
-    local name=$1 ns=$2 dev=$3 port=$4
-    rm -f "$CAP/$GROUP-$name.pcap"
-    ip netns exec "$ns" tcpdump -i "$dev" -s 0 -U -B 16384 -w "$CAP/$GROUP-$name.pcap" "tcp port $port or icmp" \
-        2>"$RUN/tcpdump-$name.log" &
-    CAPS+=("$!:$name")
-    wait_capturing "$RUN/tcpdump-$name.log"
-}
-ns_capture_stop() {
-    local c pid name
-    sleep 1
-    for c in "${CAPS[@]}"; do
-        pid=${c%%:*}; name=${c#*:}
-        kill -INT "$pid"; wait "$pid" 2>/dev/null || true
-        chmod 644 "$CAP/$GROUP-$name.pcap"
-        (cd "$CAP" && "${DESCRIBE[@]}" "$GROUP-$name.pcap") >"$WIRE/$GROUP-$name.pcap.txt" || true
-        echo "   wrote samples/ecosystem/$GROUP-$name.pcap ($(stat -c %s "$CAP/$GROUP-$name.pcap") bytes);" \
-            "$(grep -h 'dropped by kernel' "$RUN/tcpdump-$name.log")"
-        echo "   bad TCP checksums: $(tshark -r "$CAP/$GROUP-$name.pcap" -o tcp.check_checksum:TRUE -Y 'tcp.checksum.status==0' 2>/dev/null | wc -l)"
-    done
-    CAPS=()
+# After each capture: how many of its frames have a wrong TCP checksum (tshark).
+capture_note() {
+    echo "   bad TCP checksums: $(tshark -r "$CAP/$GROUP-$1.pcap" -o tcp.check_checksum:TRUE -Y 'tcp.checksum.status==0' 2>/dev/null | wc -l)"
 }
 begin() {  # NAME PORT
     DESCRIBE=("$PY" "$ECO/agents/wire.py" - "$2")
