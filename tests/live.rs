@@ -289,6 +289,20 @@ fn live_on_three_workers_writes_the_row_as_raised_and_matches_offline() {
 
 #[test]
 #[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
+fn live_on_any_writes_linux_cooked_v2_and_matches_offline() {
+    // `-i any` (samples/ecosystem/sensor5.md): libpcap's default link type there is Linux cooked capture v1,
+    // which does not name the interface a packet was seen on; tcpdump 4.99 asks for v2, and so does mcptap.
+    require_live();
+    let run = live_session_over("any", "-INT", true, None, &["-i", "any"]);
+    assert_summary(&run);
+    let head = std::fs::read(&run.pcap).unwrap();
+    let linktype = u32::from_le_bytes(head[20..24].try_into().unwrap());
+    assert_eq!(linktype, 276, "LINKTYPE_LINUX_SLL2 in the -w file's header");
+    assert_same_as_offline(&run);
+}
+
+#[test]
+#[cfg_attr(not(ci), ignore = "needs root (or CAP_NET_RAW+CAP_NET_ADMIN) and samples/gen/.venv: run with --include-ignored; CI runs it")]
 fn live_https_on_two_workers_decrypts_with_keys_written_as_it_goes() {
     // The key log grows while the workers hold the connections that wait for it: the sensor must see
     // that a worker waits and send the appended secrets to every worker.
@@ -321,11 +335,15 @@ fn sample_server(py: &Path, gen: &Path, port: u16, https: Option<&Https>) -> Rea
 /// A sensor on lo for `tcp port PORT` with `-o report -w pcap` and `extra` flags, once it listens; its
 /// standard error is collected, line by line, by the returned thread ("listening on" first, the summary
 /// at the end). The capture filter comes last, as with tcpdump: it takes every word after it.
+/// The sensor on `lo`, or on the interface `extra` names with `-i`.
 fn start_sensor(extra: &[&str], report: &Path, pcap: &Path, port: u16) -> (Reaper, std::thread::JoinHandle<String>) {
+    let at = extra.iter().position(|a| *a == "-i");
+    let iface = at.and_then(|i| extra.get(i + 1)).copied().unwrap_or("lo");
+    let rest: Vec<&str> = extra.iter().enumerate().filter(|(i, _)| at.is_none_or(|a| *i != a && *i != a + 1)).map(|(_, a)| *a).collect();
     let mut sensor = Reaper(
         bin()
-            .args(["-i", "lo"])
-            .args(extra)
+            .args(["-i", iface])
+            .args(&rest)
             .arg("-o")
             .arg(report)
             .arg("-w")
@@ -347,7 +365,7 @@ fn start_sensor(extra: &[&str], report: &Path, pcap: &Path, port: u16) -> (Reape
         all
     });
     let first = rx.recv_timeout(Duration::from_secs(20)).expect("sensor announces itself");
-    assert!(first.starts_with("mcptap: listening on lo"), "{first}");
+    assert!(first.starts_with(&format!("mcptap: listening on {iface}")), "{first}");
     (sensor, reader)
 }
 

@@ -162,6 +162,13 @@ fn open_capture(live: &LiveConfig) -> Result<Capture<Active>, LiveError> {
         .open()
         .map_err(|e| open_error(iface, &e))?;
     let mut cap = cap;
+    if iface == "any" {
+        // Linux cooked capture v2 (LINKTYPE_LINUX_SLL2) names the interface of each packet, which v1 does
+        // not: on "any" a packet that crossed two interfaces is in the capture twice, and the `-w` file
+        // should say where each copy was seen, as tcpdump 4.99 writes it. libpcap before 1.10 has no v2;
+        // then v1 stays. Set before the filter, which is compiled for the link type.
+        let _ = cap.set_datalink(pcap::Linktype::LINUX_SLL2);
+    }
     if let Some(expr) = &live.filter {
         cap.filter(expr, true).map_err(|e| LiveError::Filter { expr: expr.clone(), msg: pcap_msg(&e) })?;
     }
