@@ -323,6 +323,12 @@ impl<'p> Span<'p> {
     }
 }
 
+/// Damaged segments one direction holds aside at once. Damage is rare (a few in a session on a bad path:
+/// `samples/ecosystem/checksums.md`); the bound keeps the scans of `take_aside` and `prune_aside`, which
+/// run on every acknowledgement and segment while one is held, short whatever a sender forges. One past it
+/// is taken as it came, as with the budgets.
+const MAX_ASIDE: usize = 64;
+
 /// A segment set aside for a wrong checksum, whole, until its receiver's acknowledgement or a valid copy
 /// decides (module header).
 #[derive(Debug)]
@@ -420,7 +426,7 @@ impl Stream {
             return true;
         }
         let cost = seg.payload.len().saturating_add(PIECE_OVERHEAD);
-        if !self.fits(cost, ctx.budget) {
+        if self.aside.len() >= MAX_ASIDE || !self.fits(cost, ctx.budget) {
             ctx.stats.damaged_taken = ctx.stats.damaged_taken.saturating_add(1);
             return false;
         }
@@ -1508,6 +1514,17 @@ mod tests {
         h.wire(7, b"HTTP", false, false);
         assert_eq!(h.text(), "GET /a HTTP");
         assert_eq!((h.stats.damaged_segments, h.stats.damaged_taken), (1, 1));
+    }
+
+    #[test]
+    fn stream_holds_a_bounded_number_of_damaged_segments_aside() {
+        let mut h = Harness::new(1 << 20, 1 << 20);
+        h.trusted();
+        for i in 0..=MAX_ASIDE as u32 {
+            h.wire(100 + i, b"x", false, false);
+        }
+        assert_eq!(h.stream.aside.len(), MAX_ASIDE);
+        assert_eq!((h.stats.damaged_segments, h.stats.damaged_taken), (MAX_ASIDE as u64 + 1, 1));
     }
 
     #[test]
