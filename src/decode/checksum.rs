@@ -61,7 +61,7 @@ fn add_be(acc: u64, bytes: &[u8]) -> u64 {
     let mut words = bytes.chunks_exact(2);
     let mut acc = acc;
     for w in &mut words {
-        acc = acc.saturating_add(u64::from(u16::from_be_bytes([w.first().copied().unwrap_or(0), w.get(1).copied().unwrap_or(0)])));
+        acc = acc.saturating_add(u64::from(u16::from_be_bytes(w.try_into().unwrap_or([0; 2]))));
     }
     if let Some(&last) = words.remainder().first() {
         acc = acc.saturating_add(u64::from(last) << 8);

@@ -237,10 +237,6 @@ fn len64(b: &[u8]) -> u64 {
     u64::try_from(b.len()).unwrap_or(u64::MAX)
 }
 
-fn len64_n(n: usize) -> u64 {
-    u64::try_from(n).unwrap_or(u64::MAX)
-}
-
 fn to_usize(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
@@ -344,6 +340,12 @@ impl Aside {
     fn cost(&self) -> usize {
         self.bytes.len().saturating_add(PIECE_OVERHEAD)
     }
+
+    /// Where its bytes start and end, as offsets of the stream `cur` follows.
+    fn span(&self, cur: &Cursor) -> (i64, i64) {
+        let start = cur.offset_of(self.seq);
+        (start, start.saturating_add(i64::try_from(self.bytes.len()).unwrap_or(i64::MAX)))
+    }
 }
 
 /// What one direction carries.
@@ -430,8 +432,7 @@ impl Stream {
             ctx.stats.damaged_taken = ctx.stats.damaged_taken.saturating_add(1);
             return false;
         }
-        self.stored = self.stored.saturating_add(cost);
-        ctx.budget.used = ctx.budget.used.saturating_add(cost);
+        self.charge(cost, ctx.budget);
         // ALLOC: a damaged segment's copy, rare, bounded like the out-of-order pieces.
         let bytes = seg.payload.to_vec();
         self.aside.push(Aside { seq: seg.seq, fin: seg.flags.fin, frame: seg.frame, ts: seg.ts, bytes });
@@ -446,21 +447,11 @@ impl Stream {
             StreamState::Unsynced | StreamState::Ended(_) => return,
         };
         let limit = cur.offset_of(ack);
-        let mut taken: Vec<Aside> = Vec::new();
-        let mut i = 0;
-        while let Some(a) = self.aside.get(i) {
-            if cur.offset_of(a.seq) < limit {
-                // ALLOC: rare (a damaged segment its receiver took), moved out to be delivered.
-                taken.push(self.aside.swap_remove(i));
-            } else {
-                i += 1;
-            }
-        }
-        taken.sort_by_key(|a| cur.offset_of(a.seq));
+        // ALLOC: rare (damaged segments their receiver took), moved out to be delivered.
+        let mut taken: Vec<Aside> = self.aside.extract_if(.., |a| a.span(&cur).0 < limit).collect();
+        taken.sort_by_key(|a| a.span(&cur).0);
         for a in taken {
-            let cost = a.cost();
-            self.stored = self.stored.saturating_sub(cost);
-            ctx.budget.used = ctx.budget.used.saturating_sub(cost);
+            self.refund(a.cost(), ctx.budget);
             ctx.stats.damaged_taken = ctx.stats.damaged_taken.saturating_add(1);
             self.segment(a.seq, false, a.fin, &a.bytes, 0, a.frame, a.ts, ctx);
         }
@@ -469,11 +460,8 @@ impl Stream {
     /// The stream ends with damaged segments still aside: no valid copy came and their receiver took none
     /// of them, so their bytes are a hole (a gap up to the end of the last, after what is held below it).
     fn lose_aside<F: FnMut(FlowEvent<'_>) + ?Sized>(&mut self, ctx: &mut Ctx<'_, F>) {
-        let lost = std::mem::take(&mut self.aside);
-        let freed = lost.iter().map(Aside::cost).fold(0usize, usize::saturating_add);
-        self.stored = self.stored.saturating_sub(freed);
-        ctx.budget.used = ctx.budget.used.saturating_sub(freed);
-        ctx.stats.damaged_lost = ctx.stats.damaged_lost.saturating_add(len64_n(lost.len()));
+        let lost = self.take_all_aside(ctx.budget);
+        ctx.stats.damaged_lost = ctx.stats.damaged_lost.saturating_add(u64::try_from(lost.len()).unwrap_or(u64::MAX));
         let (mut cur, fin_at) = match self.state {
             StreamState::Open(c) => (c, None),
             StreamState::FinReceived { cur, fin } => (cur, Some(fin)),
@@ -483,7 +471,7 @@ impl Stream {
         let end = lost
             .iter()
             .filter(|a| !a.bytes.is_empty())
-            .map(|a| cur.offset_of(a.seq).saturating_add(i64::try_from(a.bytes.len()).unwrap_or(i64::MAX)))
+            .map(|a| a.span(&cur).1)
             .max()
             .and_then(|e| u64::try_from(e).ok());
         if let Some(end) = end.filter(|&e| e > cur.next && e <= cur.ahead_limit()) {
@@ -493,29 +481,34 @@ impl Stream {
         }
     }
 
+    /// Every segment set aside, out of the stream and off the budgets.
+    fn take_all_aside(&mut self, budget: &mut Budget) -> Vec<Aside> {
+        let all = std::mem::take(&mut self.aside);
+        self.refund(all.iter().map(Aside::cost).fold(0usize, usize::saturating_add), budget);
+        all
+    }
+
     /// Forgets the segments set aside that valid copies have replaced: every byte of theirs delivered, or
     /// their FIN taken from another segment.
     fn prune_aside(&mut self, budget: &mut Budget) {
-        let (next, fin_taken) = match self.state {
-            StreamState::Open(c) => (c.next, false),
-            StreamState::FinReceived { cur, .. } => (cur.next, true),
-            StreamState::Unsynced | StreamState::Ended(_) => (u64::MAX, true),
-        };
-        let cur = match self.state {
-            StreamState::Open(c) | StreamState::FinReceived { cur: c, .. } => Some(c),
-            StreamState::Unsynced | StreamState::Ended(_) => None,
+        let (cur, fin_taken) = match self.state {
+            StreamState::Open(c) => (c, false),
+            StreamState::FinReceived { cur, .. } => (cur, true),
+            // Nothing is delivered any more: nothing aside can matter.
+            StreamState::Unsynced | StreamState::Ended(_) => {
+                self.take_all_aside(budget);
+                return;
+            }
         };
         let mut freed = 0usize;
         self.aside.retain(|a| {
-            let end = cur.map_or(0, |c| c.offset_of(a.seq).saturating_add(i64::try_from(a.bytes.len()).unwrap_or(i64::MAX)));
-            let replaced = u64::try_from(end).unwrap_or(0) <= next && (!a.fin || fin_taken);
+            let replaced = u64::try_from(a.span(&cur).1).unwrap_or(0) <= cur.next && (!a.fin || fin_taken);
             if replaced {
                 freed = freed.saturating_add(a.cost());
             }
             !replaced
         });
-        self.stored = self.stored.saturating_sub(freed);
-        budget.used = budget.used.saturating_sub(freed);
+        self.refund(freed, budget);
     }
 
     /// One segment of this direction. `seq` is the segment's sequence number (the SYN's own, if `syn`).
@@ -822,8 +815,7 @@ impl Stream {
             }
             let piece = entry.remove();
             let cost = piece.cost();
-            self.stored = self.stored.saturating_sub(cost);
-            ctx.budget.used = ctx.budget.used.saturating_sub(cost);
+            self.refund(cost, ctx.budget);
             let piece_end = k.saturating_add(piece.len());
             if piece_end <= cur.next {
                 continue;
@@ -898,6 +890,18 @@ impl Stream {
         true
     }
 
+    /// Counts `cost` bytes held, in this stream and against the run's budget.
+    fn charge(&mut self, cost: usize, budget: &mut Budget) {
+        self.stored = self.stored.saturating_add(cost);
+        budget.used = budget.used.saturating_add(cost);
+    }
+
+    /// Returns `cost` held bytes, in this stream and to the run's budget.
+    fn refund(&mut self, cost: usize, budget: &mut Budget) {
+        self.stored = self.stored.saturating_sub(cost);
+        budget.used = budget.used.saturating_sub(cost);
+    }
+
     fn fits(&self, cost: usize, budget: &Budget) -> bool {
         self.stored.saturating_add(cost) <= budget.per_stream_limit
             && budget.used.saturating_add(cost) <= budget.total_limit
@@ -905,8 +909,7 @@ impl Stream {
 
     fn put(&mut self, at: u64, piece: Piece, cost: usize, budget: &mut Budget) {
         let end = at.saturating_add(piece.len());
-        self.stored = self.stored.saturating_add(cost);
-        budget.used = budget.used.saturating_add(cost);
+        self.charge(cost, budget);
         // ALLOC: map entry for the piece, bounded as above.
         self.pieces.insert(at, piece);
         self.ranges.insert(at, end);
@@ -930,8 +933,7 @@ impl Stream {
                 freed = freed.saturating_add(before.saturating_sub(piece.cost()));
             }
         }
-        self.stored = self.stored.saturating_sub(freed);
-        budget.used = budget.used.saturating_sub(freed);
+        self.refund(freed, budget);
         self.ranges.remove_from(at);
     }
 
