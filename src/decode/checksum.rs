@@ -8,7 +8,8 @@
 /// What a segment's TCP checksum can tell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Check {
-    /// Nothing: the snap length cut payload bytes, so the sum cannot be taken.
+    /// Nothing: the snap length cut payload bytes, so the sum cannot be taken, or none was taken
+    /// (`--checksums off`).
     #[default]
     Unknown,
     /// The field holds the pseudo-header's sum and nothing more: what a stack that leaves the checksum

@@ -99,8 +99,23 @@ pub fn supported(lt: LinkType) -> bool {
     )
 }
 
-/// Slices one packet down to its TCP segment. Never panics on any input (see the proptests below).
+/// Slices one packet down to its TCP segment, its checksum summed. Never panics on any input (see the
+/// proptests below).
 pub fn decode<'a>(pkt: &RawPacket<'a>) -> Result<TcpSegment<'a>, Skip> {
+    decode_with(pkt, Sums::Take)
+}
+
+/// Whether decode sums the pseudo-header and the TCP header into the segment's [`Check`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sums {
+    Take,
+    /// `--checksums off`: nothing will read the sum, so none is taken and every segment's check is
+    /// [`Check::Unknown`] (the header's sum is about 4 % of a run's instructions).
+    Skip,
+}
+
+/// As [`decode`], summing the checksum only if `sums` says so.
+pub fn decode_with<'a>(pkt: &RawPacket<'a>, sums: Sums) -> Result<TcpSegment<'a>, Skip> {
     let data = pkt.data;
     let ip = match pkt.linktype {
         LinkType::ETHERNET => ethernet(data)?,
@@ -114,7 +129,7 @@ pub fn decode<'a>(pkt: &RawPacket<'a>) -> Result<TcpSegment<'a>, Skip> {
         LinkType::LOOP => bsd_loopback(data, true)?,
         _ => return Err(Skip::UnsupportedLinkType),
     };
-    segment(pkt, ip)
+    segment(pkt, ip, sums)
 }
 
 // The link layers are walked with etherparse's per-layer slices (or by hand where etherparse has no
@@ -217,8 +232,8 @@ fn bsd_loopback(data: &[u8], network_order: bool) -> Result<&[u8], Skip> {
 const MAX_TUNNELS: usize = 3;
 
 /// The TCP segment in an IP packet, inside tunnels or not, or why there is none.
-fn segment<'a>(pkt: &RawPacket<'a>, data: &'a [u8]) -> Result<TcpSegment<'a>, Skip> {
-    ip_packet(pkt, data, MAX_TUNNELS)
+fn segment<'a>(pkt: &RawPacket<'a>, data: &'a [u8], sums: Sums) -> Result<TcpSegment<'a>, Skip> {
+    ip_packet(pkt, data, MAX_TUNNELS, sums)
 }
 
 /// A packet that is not TCP: the segment inside it if it is a tunnel (`tunnels_left` more may follow),
@@ -226,14 +241,14 @@ fn segment<'a>(pkt: &RawPacket<'a>, data: &'a [u8]) -> Result<TcpSegment<'a>, Sk
 /// segment it returns is built where the TCP is found, never moved through a loop.
 #[cold]
 #[inline(never)]
-fn tunnelled<'a>(pkt: &RawPacket<'a>, proto: IpNumber, payload: &'a [u8], tunnels_left: usize) -> Result<TcpSegment<'a>, Skip> {
+fn tunnelled<'a>(pkt: &RawPacket<'a>, proto: IpNumber, payload: &'a [u8], tunnels_left: usize, sums: Sums) -> Result<TcpSegment<'a>, Skip> {
     let (tunnel, inner) = tunnel::peel(proto, payload)?;
     let Some(left) = tunnels_left.checked_sub(1) else { return Err(Skip::NotTcp) };
     let ip = match inner {
         Inner::Ethernet(frame) => ethernet(frame)?,
         Inner::Ip(packet) => packet,
     };
-    let mut seg = ip_packet(pkt, ip, left)?;
+    let mut seg = ip_packet(pkt, ip, left, sums)?;
     // Set on the way out, so the outermost tunnel is the one that stays.
     seg.tunnel = Some(tunnel);
     Ok(seg)
@@ -242,7 +257,7 @@ fn tunnelled<'a>(pkt: &RawPacket<'a>, proto: IpNumber, payload: &'a [u8], tunnel
 /// The TCP segment in one IP packet, or in the tunnel it is, or why there is neither. Inlined into `decode`
 /// (the hot path, as before tunnels); `tunnelled` calls its own copy.
 #[inline(always)]
-fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8], tunnels_left: usize) -> Result<TcpSegment<'a>, Skip> {
+fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8], tunnels_left: usize, sums: Sums) -> Result<TcpSegment<'a>, Skip> {
     // The IP version comes from the first nibble; etherparse checks IHL, the header lengths, and walks
     // IPv4 AH and the IPv6 extension headers. An error in those extensions comes back on the side.
     let (ip, ext_error) = LaxIpSlice::from_slice(data).map_err(|_| Skip::Malformed)?;
@@ -277,7 +292,7 @@ fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8], tunnels_left: usize) -> Re
         return Err(Skip::Malformed);
     }
     if payload.ip_number != IpNumber::TCP {
-        return tunnelled(pkt, payload.ip_number, payload.payload, tunnels_left);
+        return tunnelled(pkt, payload.ip_number, payload.payload, tunnels_left, sums);
     }
     // A TCP header cut short, or with a data offset below 5 or beyond the bytes present.
     let tcp = TcpSlice::from_slice(payload.payload).map_err(|_| Skip::Malformed)?;
@@ -288,7 +303,7 @@ fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8], tunnels_left: usize) -> Re
     } else {
         0
     };
-    let check = if missing > 0 {
+    let check = if missing > 0 || sums == Sums::Skip {
         Check::Unknown
     } else {
         let (header, field, len) = (tcp.header_slice(), tcp.checksum(), tcp.slice().len());
@@ -601,6 +616,23 @@ mod tests {
         assert_eq!(seg.tunnel, Some(Tunnel::Vxlan));
         // A captured segment says no tunnel.
         assert_eq!(dec(LinkType::RAW, &IPV4_TCP).unwrap().tunnel, None);
+    }
+
+    #[test]
+    fn no_sum_is_taken_when_checksums_are_off_tunnelled_or_not() {
+        let plain = cat(&[&ETH_IPV4, &IPV4_TCP]);
+        let tunnelled = cat(&[&ETH_IPV4, &vxlan(&plain)]);
+        for frame in [&plain, &tunnelled] {
+            let p = pkt(LinkType::ETHERNET, frame);
+            let summed = decode(&p).unwrap();
+            assert!(matches!(summed.check, Check::Header(_) | Check::Offloaded), "{:?}", summed.check);
+            let unsummed = decode_with(&p, Sums::Skip).unwrap();
+            assert_eq!(unsummed.check, Check::Unknown);
+            // Nothing else about the segment changes.
+            assert_eq!(format!("{:?}", TcpSegment { check: summed.check, ..unsummed }), format!("{summed:?}"));
+        }
+        assert_eq!(crate::reassembly::ChecksumPolicy::Off.sums(), Sums::Skip);
+        assert_eq!(crate::reassembly::ChecksumPolicy::Auto.sums(), Sums::Take);
     }
 
     #[test]

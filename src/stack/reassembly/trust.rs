@@ -31,6 +31,16 @@ pub enum ChecksumPolicy {
     Off,
 }
 
+impl ChecksumPolicy {
+    /// Whether decode must sum each segment's checksum for this policy.
+    pub fn sums(self) -> crate::decode::Sums {
+        match self {
+            ChecksumPolicy::Auto => crate::decode::Sums::Take,
+            ChecksumPolicy::Off => crate::decode::Sums::Skip,
+        }
+    }
+}
+
 /// Right sums a direction must show before a wrong one counts as damage.
 const TRUST_AFTER: u8 = 2;
 
