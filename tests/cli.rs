@@ -132,12 +132,20 @@ fn suppress_none_gives_one_row_per_firing() {
 }
 
 #[test]
-fn threads_zero_or_not_a_number_is_exit_2() {
-    for bad in ["0", "two"] {
+fn threads_zero_too_many_or_not_a_number_is_exit_2() {
+    for bad in ["0", "two", "1025", "65535"] {
         let o = run(&["-r", "samples/downgrade.pcap", "--threads", bad]);
         assert_eq!(o.status.code(), Some(2), "--threads {bad}");
-        assert!(stderr(&o).contains("--threads"), "{bad}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--threads") && stdout(&o).is_empty(), "{bad}: {}", stderr(&o));
     }
+    assert!(stderr(&run(&["-r", "samples/downgrade.pcap", "--threads", "1025"])).contains("1..=1024"));
+    // Past 16 workers the summary's workers line gives the spread of their CPU times, not each.
+    let o = run(&["-r", "samples/downgrade.pcap", "--threads", "17"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The raw standard error: `stderr` drops the measured workers line.
+    let raw = String::from_utf8_lossy(&o.stderr).into_owned();
+    let line = raw.lines().find(|l| l.trim_start().starts_with("workers:")).unwrap_or_default().to_string();
+    assert!(line.contains("workers:   17, CPU s min ") && line.contains(", median ") && line.contains(", max "), "{line}");
     // The HTTP transaction log is written in capture order by one thread.
     let o = run(&["-r", "samples/downgrade.pcap", "--threads", "2", "--http-log", "/nonexistent/h.tsv"]);
     assert_eq!(o.status.code(), Some(2));

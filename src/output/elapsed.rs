@@ -28,12 +28,27 @@ pub fn thread_cpu_secs() -> Option<f64> {
 
 /// `  workers:   4, CPU s each 0.61 0.58 0.55 0.49 (busiest 0.61), reading 0.40` for `--threads N`: how
 /// evenly the servers spread the work, and what N cores would give (the busiest worker bounds the run).
+/// Past [`EACH_SHOWN`] workers the line gives the spread instead (`CPU s min 0.01, median 0.02, max 0.61`),
+/// so that it stays a line.
 pub fn workers_line(reader: Option<f64>, workers: &[Option<f64>]) -> String {
     let fmt = |s: Option<f64>| s.map_or_else(|| "?".to_string(), |s| format!("{s:.2}"));
-    let each: Vec<String> = workers.iter().map(|&s| fmt(s)).collect();
     let busiest = workers.iter().flatten().copied().fold(None, |m: Option<f64>, s| Some(m.map_or(s, |m| m.max(s))));
-    format!("  workers:   {}, CPU s each {} (busiest {}), reading {}\n", workers.len(), each.join(" "), fmt(busiest), fmt(reader))
+    let cpu = if workers.len() <= EACH_SHOWN {
+        let each: Vec<String> = workers.iter().map(|&s| fmt(s)).collect();
+        format!("each {}", each.join(" "))
+    } else {
+        let mut known: Vec<f64> = workers.iter().flatten().copied().collect();
+        known.sort_by(f64::total_cmp);
+        let unknown = workers.len() - known.len();
+        let at = |i: usize| known.get(i).copied();
+        let spread = format!("min {}, median {}, max {}", fmt(at(0)), fmt(at(known.len() / 2)), fmt(known.last().copied()));
+        if unknown > 0 { format!("{spread}, {unknown} unmeasured") } else { spread }
+    };
+    format!("  workers:   {}, CPU s {cpu} (busiest {}), reading {}\n", workers.len(), fmt(busiest), fmt(reader))
 }
+
+/// Workers whose CPU times the `workers:` line lists one by one.
+const EACH_SHOWN: usize = 16;
 
 fn line(secs: f64, bytes: u64, packets: u64) -> String {
     // Below 0.1 ms the rate says nothing; a zero-length run would divide by zero.
@@ -70,6 +85,11 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(workers_line(Some(0.4), &[Some(1.0), None, Some(1.25)]), "  workers:   3, CPU s each 1.00 ? 1.25 (busiest 1.25), reading 0.40\n");
+        let sixteen: Vec<Option<f64>> = (0..16).map(|i| Some(f64::from(i) / 100.0)).collect();
+        let each: Vec<String> = (0..16).map(|i| format!("{:.2}", f64::from(i) / 100.0)).collect();
+        assert_eq!(workers_line(None, &sixteen), format!("  workers:   16, CPU s each {} (busiest 0.15), reading ?\n", each.join(" ")));
+        let many: Vec<Option<f64>> = (0..1000).map(|i| if i == 7 { None } else { Some(f64::from(i % 100) / 100.0) }).collect();
+        assert_eq!(workers_line(Some(0.13), &many), "  workers:   1000, CPU s min 0.00, median 0.50, max 0.99, 1 unmeasured (busiest 0.99), reading 0.13\n");
         assert!(thread_cpu_secs().is_none_or(|s| s >= 0.0));
     }
 }
