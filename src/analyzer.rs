@@ -248,7 +248,7 @@ impl Front {
     pub fn on_packet<F: FnMut(Cmd<'_>)>(&mut self, pkt: &RawPacket<'_>, out: &mut F) {
         self.pkts.packet(pkt);
         self.tick(pkt.ts, out);
-        match decode::decode_with(pkt, self.limits.checksums.sums()) {
+        match decode::decode_with(pkt, self.limits.checksums) {
             Ok(seg) => {
                 self.pkts.segment(seg.tunnel);
                 self.on_segment(&seg, out);

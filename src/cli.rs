@@ -175,10 +175,10 @@ pub enum Checksums {
 }
 
 impl Checksums {
-    fn policy(self) -> crate::reassembly::ChecksumPolicy {
+    fn policy(self) -> crate::decode::ChecksumPolicy {
         match self {
-            Checksums::Auto => crate::reassembly::ChecksumPolicy::Auto,
-            Checksums::Off => crate::reassembly::ChecksumPolicy::Off,
+            Checksums::Auto => crate::decode::ChecksumPolicy::Auto,
+            Checksums::Off => crate::decode::ChecksumPolicy::Off,
         }
     }
 }

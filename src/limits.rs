@@ -49,7 +49,7 @@ pub struct Limits {
     /// HTTP/2: bytes of one frame buffered; a larger frame stops the connection's analysis (counted).
     pub max_h2_frame_bytes: usize,
     /// Not a cap: how reassembly treats wrong TCP checksums (`--checksums`).
-    pub checksums: crate::reassembly::ChecksumPolicy,
+    pub checksums: crate::decode::ChecksumPolicy,
 }
 
 impl Default for Limits {
@@ -75,7 +75,7 @@ impl Default for Limits {
             max_h2_header_list_bytes: 64 << 10,
             max_h2_streams_per_conn: 1024,
             max_h2_frame_bytes: 1 << 20,
-            checksums: crate::reassembly::ChecksumPolicy::Auto,
+            checksums: crate::decode::ChecksumPolicy::Auto,
         }
     }
 }

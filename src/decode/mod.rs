@@ -31,7 +31,7 @@ use std::net::{IpAddr, SocketAddr};
 use etherparse::{EtherType, Ethernet2Slice, IpNumber, LaxIpSlice, SingleVlanSlice, TcpSlice};
 
 use crate::capture::{LinkType, RawPacket};
-pub use checksum::Check;
+pub use checksum::{Check, ChecksumPolicy};
 use tunnel::{Inner, Tunnel};
 use crate::time::Timestamp;
 
@@ -102,20 +102,11 @@ pub fn supported(lt: LinkType) -> bool {
 /// Slices one packet down to its TCP segment, its checksum summed. Never panics on any input (see the
 /// proptests below).
 pub fn decode<'a>(pkt: &RawPacket<'a>) -> Result<TcpSegment<'a>, Skip> {
-    decode_with(pkt, Sums::Take)
+    decode_with(pkt, ChecksumPolicy::Auto)
 }
 
-/// Whether decode sums the pseudo-header and the TCP header into the segment's [`Check`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sums {
-    Take,
-    /// `--checksums off`: nothing will read the sum, so none is taken and every segment's check is
-    /// [`Check::Unknown`] (the header's sum is about 4 % of a run's instructions).
-    Skip,
-}
-
-/// As [`decode`], summing the checksum only if `sums` says so.
-pub fn decode_with<'a>(pkt: &RawPacket<'a>, sums: Sums) -> Result<TcpSegment<'a>, Skip> {
+/// As [`decode`], summing the checksum only if the policy reads it.
+pub fn decode_with<'a>(pkt: &RawPacket<'a>, checksums: ChecksumPolicy) -> Result<TcpSegment<'a>, Skip> {
     let data = pkt.data;
     let ip = match pkt.linktype {
         LinkType::ETHERNET => ethernet(data)?,
@@ -129,7 +120,7 @@ pub fn decode_with<'a>(pkt: &RawPacket<'a>, sums: Sums) -> Result<TcpSegment<'a>
         LinkType::LOOP => bsd_loopback(data, true)?,
         _ => return Err(Skip::UnsupportedLinkType),
     };
-    segment(pkt, ip, sums)
+    segment(pkt, ip, checksums)
 }
 
 // The link layers are walked with etherparse's per-layer slices (or by hand where etherparse has no
@@ -232,8 +223,8 @@ fn bsd_loopback(data: &[u8], network_order: bool) -> Result<&[u8], Skip> {
 const MAX_TUNNELS: usize = 3;
 
 /// The TCP segment in an IP packet, inside tunnels or not, or why there is none.
-fn segment<'a>(pkt: &RawPacket<'a>, data: &'a [u8], sums: Sums) -> Result<TcpSegment<'a>, Skip> {
-    ip_packet(pkt, data, MAX_TUNNELS, sums)
+fn segment<'a>(pkt: &RawPacket<'a>, data: &'a [u8], checksums: ChecksumPolicy) -> Result<TcpSegment<'a>, Skip> {
+    ip_packet(pkt, data, MAX_TUNNELS, checksums)
 }
 
 /// A packet that is not TCP: the segment inside it if it is a tunnel (`tunnels_left` more may follow),
@@ -241,14 +232,14 @@ fn segment<'a>(pkt: &RawPacket<'a>, data: &'a [u8], sums: Sums) -> Result<TcpSeg
 /// segment it returns is built where the TCP is found, never moved through a loop.
 #[cold]
 #[inline(never)]
-fn tunnelled<'a>(pkt: &RawPacket<'a>, proto: IpNumber, payload: &'a [u8], tunnels_left: usize, sums: Sums) -> Result<TcpSegment<'a>, Skip> {
+fn tunnelled<'a>(pkt: &RawPacket<'a>, proto: IpNumber, payload: &'a [u8], tunnels_left: usize, checksums: ChecksumPolicy) -> Result<TcpSegment<'a>, Skip> {
     let (tunnel, inner) = tunnel::peel(proto, payload)?;
     let Some(left) = tunnels_left.checked_sub(1) else { return Err(Skip::NotTcp) };
     let ip = match inner {
         Inner::Ethernet(frame) => ethernet(frame)?,
         Inner::Ip(packet) => packet,
     };
-    let mut seg = ip_packet(pkt, ip, left, sums)?;
+    let mut seg = ip_packet(pkt, ip, left, checksums)?;
     // Set on the way out, so the outermost tunnel is the one that stays.
     seg.tunnel = Some(tunnel);
     Ok(seg)
@@ -257,7 +248,7 @@ fn tunnelled<'a>(pkt: &RawPacket<'a>, proto: IpNumber, payload: &'a [u8], tunnel
 /// The TCP segment in one IP packet, or in the tunnel it is, or why there is neither. Inlined into `decode`
 /// (the hot path, as before tunnels); `tunnelled` calls its own copy.
 #[inline(always)]
-fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8], tunnels_left: usize, sums: Sums) -> Result<TcpSegment<'a>, Skip> {
+fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8], tunnels_left: usize, checksums: ChecksumPolicy) -> Result<TcpSegment<'a>, Skip> {
     // The IP version comes from the first nibble; etherparse checks IHL, the header lengths, and walks
     // IPv4 AH and the IPv6 extension headers. An error in those extensions comes back on the side.
     let (ip, ext_error) = LaxIpSlice::from_slice(data).map_err(|_| Skip::Malformed)?;
@@ -292,7 +283,7 @@ fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8], tunnels_left: usize, sums:
         return Err(Skip::Malformed);
     }
     if payload.ip_number != IpNumber::TCP {
-        return tunnelled(pkt, payload.ip_number, payload.payload, tunnels_left, sums);
+        return tunnelled(pkt, payload.ip_number, payload.payload, tunnels_left, checksums);
     }
     // A TCP header cut short, or with a data offset below 5 or beyond the bytes present.
     let tcp = TcpSlice::from_slice(payload.payload).map_err(|_| Skip::Malformed)?;
@@ -303,7 +294,7 @@ fn ip_packet<'a>(pkt: &RawPacket<'a>, data: &'a [u8], tunnels_left: usize, sums:
     } else {
         0
     };
-    let check = if missing > 0 || sums == Sums::Skip {
+    let check = if missing > 0 || checksums == ChecksumPolicy::Off {
         Check::Unknown
     } else {
         let (header, field, len) = (tcp.header_slice(), tcp.checksum(), tcp.slice().len());
@@ -626,13 +617,11 @@ mod tests {
             let p = pkt(LinkType::ETHERNET, frame);
             let summed = decode(&p).unwrap();
             assert!(matches!(summed.check, Check::Header(_) | Check::Offloaded), "{:?}", summed.check);
-            let unsummed = decode_with(&p, Sums::Skip).unwrap();
+            let unsummed = decode_with(&p, ChecksumPolicy::Off).unwrap();
             assert_eq!(unsummed.check, Check::Unknown);
             // Nothing else about the segment changes.
             assert_eq!(format!("{:?}", TcpSegment { check: summed.check, ..unsummed }), format!("{summed:?}"));
         }
-        assert_eq!(crate::reassembly::ChecksumPolicy::Off.sums(), Sums::Skip);
-        assert_eq!(crate::reassembly::ChecksumPolicy::Auto.sums(), Sums::Take);
     }
 
     #[test]

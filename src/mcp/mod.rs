@@ -616,7 +616,7 @@ impl McpTracker {
                 self.finish_response(&view, &mut tx, ts, MessageEnd::Interrupted, out);
             } else if let Some(req) = tx.req.as_deref() {
                 let reason = if capture_end { "no response by the end of the capture" } else { "no response before the connection closed" };
-                self.record_unanswered(view.client, view.server, req, (ts, reason));
+                self.record_unanswered(view.client, view.server, req, ts, reason);
                 // A POST the connection lost before any answer: a fallback trigger, unless its answer may
                 // lie in a capture gap (then the failure is the capture's, not the server's).
                 if req.method() == "POST" && req.has_request_ids() && !tx.gap_lost {
@@ -634,7 +634,7 @@ impl McpTracker {
     /// session's inventory row and timeline, so that a request left waiting (a GET whose stream a
     /// buffering middleware never started) is seen there too, or one whose response a capture gap took.
     /// Only looked up: it makes no session.
-    fn record_unanswered(&mut self, client: SocketAddr, server: SocketAddr, req: &Req, (ts, reason): (Timestamp, &'static str)) {
+    fn record_unanswered(&mut self, client: SocketAddr, server: SocketAddr, req: &Req, ts: Timestamp, reason: &'static str) {
         let Some(info) = req.key.as_ref().filter(|_| self.recorder.is_some()) else { return };
         let wanted = self.key_ref(client, server, info, None);
         let Some(s) = self.sessions.get_mut(&wanted) else { return };
@@ -748,7 +748,7 @@ impl McpTracker {
                     self.timers.cancel(k);
                 }
                 if let Some(req) = t.req.as_deref() {
-                    self.record_unanswered(client, server, req, (ts, "its response lost in a capture gap"));
+                    self.record_unanswered(client, server, req, ts, "its response lost in a capture gap");
                 }
             }
             HttpEvent::RequestLost { .. } => {

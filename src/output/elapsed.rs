@@ -40,8 +40,7 @@ pub fn workers_line(reader: Option<f64>, workers: &[Option<f64>]) -> String {
         let mut known: Vec<f64> = workers.iter().flatten().copied().collect();
         known.sort_by(f64::total_cmp);
         let unknown = workers.len() - known.len();
-        let at = |i: usize| known.get(i).copied();
-        let spread = format!("min {}, median {}, max {}", fmt(at(0)), fmt(at(known.len() / 2)), fmt(known.last().copied()));
+        let spread = format!("min {}, median {}, max {}", fmt(known.first().copied()), fmt(known.get(known.len() / 2).copied()), fmt(known.last().copied()));
         if unknown > 0 { format!("{spread}, {unknown} unmeasured") } else { spread }
     };
     format!("  workers:   {}, CPU s {cpu} (busiest {}), reading {}\n", workers.len(), fmt(busiest), fmt(reader))

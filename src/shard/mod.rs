@@ -293,7 +293,8 @@ pub struct Pool {
     /// Batches made so far, and the most there may be ([`pooled`]).
     made: usize,
     cap: usize,
-    sums: decode::Sums,
+    /// `Limits::checksums`: whether decode sums each segment's checksum.
+    checksums: decode::ChecksumPolicy,
 }
 
 impl Pool {
@@ -317,7 +318,7 @@ impl Pool {
             returned: returned_rx,
             made: 0,
             cap,
-            sums: setup.limits.checksums.sums(),
+            checksums: setup.limits.checksums,
         };
         for i in 0..n {
             // Never full: there are never more than `cap` batches (and the warm-up's, fewer) to queue.
@@ -349,7 +350,7 @@ impl Pool {
     /// One packet read: counted, decoded, its segment handed to the worker of its server.
     pub fn packet(&mut self, pkt: &RawPacket<'_>) {
         self.counts.packet(pkt);
-        match decode::decode_with(pkt, self.sums) {
+        match decode::decode_with(pkt, self.checksums) {
             Ok(seg) => {
                 self.counts.segment(seg.tunnel);
                 let clock = self.counts.clock();

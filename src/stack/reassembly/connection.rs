@@ -23,9 +23,9 @@
 use std::net::SocketAddr;
 
 use crate::decode::flow_key::{Direction, FlowKey};
-use crate::decode::TcpSegment;
+use crate::decode::{ChecksumPolicy, TcpSegment};
 use crate::reassembly::stream::{Budget, Ctx, Stream};
-use crate::reassembly::{ChecksumPolicy, ConnId, EndReason, FlowEvent};
+use crate::reassembly::{ConnId, EndReason, FlowEvent};
 use crate::time::Timestamp;
 
 /// An endpoint of a `FlowKey`: `A` sends from `key.a`, `B` from `key.b`. Roles are decided later.

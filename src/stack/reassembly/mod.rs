@@ -56,7 +56,6 @@ pub use connection::{guess_server, speaker_is_client};
 use connection::{Connection, Isns, Side, Verdict};
 use lru::Lru;
 use stream::{Budget, Ctx};
-pub use trust::ChecksumPolicy;
 
 /// A connection's identity for its whole life; a new connection on a reused 4-tuple gets a new id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -226,7 +225,7 @@ pub struct FlowTable<A = ()> {
     budget: Budget,
     stats: ReassemblyStats,
     /// `Limits::checksums`, for each new connection's streams.
-    checksums: ChecksumPolicy,
+    checksums: crate::decode::ChecksumPolicy,
 }
 
 /// One live connection: its TCP state and its upper layers' (`A`).

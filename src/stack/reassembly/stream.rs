@@ -51,9 +51,9 @@
 use std::collections::BTreeMap;
 
 use crate::decode::flow_key::Direction;
-use crate::decode::TcpSegment;
+use crate::decode::{ChecksumPolicy, TcpSegment};
 use crate::reassembly::assembler::Assembler;
-use crate::reassembly::trust::{ChecksumPolicy, Trust};
+use crate::reassembly::trust::Trust;
 use crate::reassembly::{ConnId, EndReason, FlowEvent, ReassemblyStats};
 use crate::time::Timestamp;
 
@@ -500,14 +500,11 @@ impl Stream {
                 return;
             }
         };
-        let mut freed = 0usize;
-        self.aside.retain(|a| {
-            let replaced = u64::try_from(a.span(&cur).1).unwrap_or(0) <= cur.next && (!a.fin || fin_taken);
-            if replaced {
-                freed = freed.saturating_add(a.cost());
-            }
-            !replaced
-        });
+        let freed = self
+            .aside
+            .extract_if(.., |a| u64::try_from(a.span(&cur).1).unwrap_or(0) <= cur.next && (!a.fin || fin_taken))
+            .map(|a| a.cost())
+            .fold(0usize, usize::saturating_add);
         self.refund(freed, budget);
     }
 

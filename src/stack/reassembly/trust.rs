@@ -18,28 +18,7 @@
 //! aside, not dropped (`stream.rs`): its receiver is the judge, and acknowledging its bytes says it took
 //! them (a merged segment whose sum the capture shows wrong).
 
-use crate::decode::Check;
-
-/// How reassembly treats TCP checksums (`--checksums`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ChecksumPolicy {
-    /// Each direction that showed right sums first has its wrong ones set aside for their receiver to
-    /// judge.
-    #[default]
-    Auto,
-    /// Sums are never looked at: every segment's bytes are taken (Zeek's `-C`, Wireshark's default).
-    Off,
-}
-
-impl ChecksumPolicy {
-    /// Whether decode must sum each segment's checksum for this policy.
-    pub fn sums(self) -> crate::decode::Sums {
-        match self {
-            ChecksumPolicy::Auto => crate::decode::Sums::Take,
-            ChecksumPolicy::Off => crate::decode::Sums::Skip,
-        }
-    }
-}
+use crate::decode::{Check, ChecksumPolicy};
 
 /// Right sums a direction must show before a wrong one counts as damage.
 const TRUST_AFTER: u8 = 2;
