@@ -76,38 +76,14 @@ PY="$VENV/bin/python"
 setup() { need_venv "$VENV" "$PEERS/requirements.txt"; }
 
 NSS=(ck-cli ck-rtr ck-srv)
+NS_PREFIX=ck
+NS_NET=10.80
+CLIENT_TIMEOUT=90
 # shellcheck source=netns.sh
 . "$ECO/netns.sh"
-trap 'cleanup; topo_down; [ -z "$GUARD_PID" ] || kill -INT "$GUARD_PID" 2>/dev/null || true' EXIT
-topo_up() {
-    local n d
-    topo_down
-    for n in "${NSS[@]}"; do ip netns add "$n"; ip -n "$n" link set lo up; done
-    ip link add ckc0 netns ck-cli type veth peer name ckc1 netns ck-rtr
-    ip link add cks0 netns ck-srv type veth peer name cks1 netns ck-rtr
-    ip -n ck-cli addr add $CLI/24 dev ckc0
-    ip -n ck-rtr addr add 10.80.1.254/24 dev ckc1
-    ip -n ck-rtr addr add 10.80.2.254/24 dev cks1
-    ip -n ck-srv addr add $HOST/24 dev cks0
-    for d in ck-cli:ckc0 ck-rtr:ckc1 ck-rtr:cks1 ck-srv:cks0; do
-        ip netns exec "${d%%:*}" ethtool -K "${d#*:}" tx off rx off tso off gso off gro off >/dev/null 2>&1 || true
-        ip -n "${d%%:*}" link set "${d#*:}" up
-    done
-    ip -n ck-cli route add default via 10.80.1.254
-    ip -n ck-srv route add default via 10.80.2.254
-    ip netns exec ck-rtr sysctl -qw net.ipv4.ip_forward=1
-}
 # offloads NS DEV: print the veth's checksum/segmentation offload settings
 offloads() {
     echo "   $2: $(ip netns exec "$1" ethtool -k "$2" | grep -E '^(tx-checksumming|rx-checksumming|tcp-segmentation-offload|generic-segmentation-offload|generic-receive-offload):' | sed 's/: /=/' | tr '\n' ' ')"
-}
-# nft_router RULE...: the router's forward chain (ip ck impair) gets these rules.
-nft_router() {
-    local r
-    ip netns exec ck-rtr nft add table ip ck
-    ip netns exec ck-rtr nft add chain ip ck impair '{ type filter hook forward priority 0; policy accept; }'
-    for r in "$@"; do ip netns exec ck-rtr nft add rule ip ck impair $r; done
-    ip netns exec ck-rtr nft list ruleset | sed 's/^/   nft: /'
 }
 # nft_counters: the rules again, with how many packets each matched (counter)
 nft_counters() { ip netns exec ck-rtr nft list chain ip ck impair 2>/dev/null | grep counter | sed 's/^\s*/   matched: /' || true; }
@@ -116,30 +92,8 @@ nft_counters() { ip netns exec ck-rtr nft list chain ip ck impair 2>/dev/null | 
 capture_note() {
     echo "   bad TCP checksums: $(tshark -r "$CAP/$GROUP-$1.pcap" -o tcp.check_checksum:TRUE -Y 'tcp.checksum.status==0' 2>/dev/null | wc -l)"
 }
-begin() {  # NAME PORT
-    DESCRIBE=("$PY" "$ECO/agents/wire.py" - "$2")
-    guard_start "$1"
-    rm -f "$RUN/$1"-*.log
-    topo_up
-    bg "$1-server" ip netns exec ck-srv "$PY" "$PEERS/server.py" "$2" "checksums-$1" --event-store --host "$HOST"
-    srv_listening "$2"
-}
-finish() {
-    local name=$1 f
-    nft_counters
-    ns_capture_stop
-    cleanup
-    sleep 1
-    topo_down
-    guard_stop "$name"
-    for f in "$RUN/$name"-*.log; do
-        grep -vE '^\s*$' "$f" | cut -c1-160 | tail -6 | sed "s/^/   $(basename "$f" .log): /" || true
-    done
-}
-client() {  # NAME PORT [TIMEOUT]
-    timeout "${3:-90}" ip netns exec ck-cli "$PY" "$PEERS/client.py" "http://$HOST:$2/mcp" >"$RUN/$1-client.log" 2>&1 \
-        || echo "   ($1 client exited with $?)"
-}
+# As each scenario ends: how many packets each router rule matched.
+before_stop() { nft_counters; }
 both_ends() {  # NAME PORT: capture on both veths, one client session
     ns_capture_start "$1" ck-srv cks0 "$2"
     ns_capture_start "$1-client" ck-cli ckc0 "$2"

@@ -55,59 +55,13 @@ PY="$W/.venv/bin/python"
 setup() { need_venv "$W/.venv" "$W/requirements.txt"; }
 
 NSS=(nm-cli nm-rtr nm-srv)
+NS_PREFIX=nm
+NS_NET=10.79
+PEERS="$W"
+CLIENT_TIMEOUT=60
 # shellcheck source=netns.sh
 . "$ECO/netns.sh"
-trap 'cleanup; topo_down; [ -z "$GUARD_PID" ] || kill -INT "$GUARD_PID" 2>/dev/null || true' EXIT
-topo_up() {
-    local n d
-    topo_down
-    for n in "${NSS[@]}"; do ip netns add "$n"; ip -n "$n" link set lo up; done
-    ip link add nmc0 netns nm-cli type veth peer name nmc1 netns nm-rtr
-    ip link add nms0 netns nm-srv type veth peer name nms1 netns nm-rtr
-    ip -n nm-cli addr add 10.79.1.1/24 dev nmc0
-    ip -n nm-rtr addr add 10.79.1.254/24 dev nmc1
-    ip -n nm-rtr addr add 10.79.2.254/24 dev nms1
-    ip -n nm-srv addr add 10.79.2.2/24 dev nms0
-    for d in nm-cli:nmc0 nm-rtr:nmc1 nm-rtr:nms1 nm-srv:nms0; do
-        ip netns exec "${d%%:*}" ethtool -K "${d#*:}" tx off rx off tso off gso off gro off >/dev/null 2>&1 || true
-        ip -n "${d%%:*}" link set "${d#*:}" up
-    done
-    ip -n nm-cli route add default via 10.79.1.254
-    ip -n nm-srv route add default via 10.79.2.254
-    ip netns exec nm-rtr sysctl -qw net.ipv4.ip_forward=1
-}
-# nft_router RULE...: the router's forward chain (ip nm impair) gets these rules.
-nft_router() {
-    local r
-    ip netns exec nm-rtr nft add table ip nm
-    ip netns exec nm-rtr nft add chain ip nm impair '{ type filter hook forward priority 0; policy accept; }'
-    for r in "$@"; do ip netns exec nm-rtr nft add rule ip nm impair $r; done
-    ip netns exec nm-rtr nft list ruleset | sed 's/^/   nft: /'
-}
 
-begin() {  # NAME PORT
-    DESCRIBE=("$PY" "$ECO/agents/wire.py" - "$2")
-    guard_start "$1"
-    rm -f "$RUN/$1"-*.log
-    topo_up
-    bg "$1-server" ip netns exec nm-srv "$PY" "$W/server.py" "$2" "netem-$1" --event-store --host "$HOST"
-    srv_listening "$2"
-}
-finish() {
-    local name=$1 f
-    ns_capture_stop
-    cleanup
-    sleep 1
-    topo_down
-    guard_stop "$name"
-    for f in "$RUN/$name"-*.log; do
-        grep -vE '^\s*$' "$f" | cut -c1-160 | tail -6 | sed "s/^/   $(basename "$f" .log): /" || true
-    done
-}
-client() {  # NAME PORT [TIMEOUT]
-    timeout "${3:-60}" ip netns exec nm-cli "$PY" "$W/client.py" "http://$HOST:$2/mcp" >"$RUN/$1-client.log" 2>&1 \
-        || echo "   ($1 client exited with $?)"
-}
 # link_flap SECONDS-BEFORE SECONDS-DOWN: the router's client-facing veth down, later up (in the background).
 link_flap() { (sleep "$1"; ip -n nm-rtr link set nmc1 down; echo "   link down $(date +%T.%N | cut -c1-12)";
                sleep "$2"; ip -n nm-rtr link set nmc1 up; echo "   link up $(date +%T.%N | cut -c1-12)") &
