@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora (fuzz/corpus/<target>/, not committed) from samples/*.pcap*: the capture,
-# analyzer and shards targets get the files whole; decode gets single packets; jsonrpc, sse and http get payloads cut
+# analyzer and shards targets get the files whole (capture a few of them compressed too); decode gets single packets; jsonrpc, sse and http get payloads cut
 # from them (jsonrpc_push the jsonrpc ones behind a chunking prefix); reassembly gets the TCP segments of each
 # Ethernet sample in its own input format. Idempotent.
 set -euo pipefail
@@ -11,6 +11,12 @@ for f in ../samples/*.pcap ../samples/*.pcapng; do
   cp "$f" "corpus/capture/$b"
   cp "$f" "corpus/analyzer/$b"
   cp "$f" "corpus/shards/$b"
+done
+# Compressed capture files (capture/file/packed.rs): a few samples gzipped, and zstd'd where zstd is installed.
+for f in ../samples/downgrade.pcap ../samples/downgrade.pcapng ../samples/sensors-dumpcap.pcapng; do
+  b=$(basename "$f")
+  gzip -c "$f" > "corpus/capture/$b.gz"
+  if command -v zstd > /dev/null; then zstd -q -c "$f" > "corpus/capture/$b.zst"; fi
 done
 python3 - <<'PY'
 import glob, os, struct

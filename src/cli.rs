@@ -15,6 +15,7 @@ Examples:
   mcptap -r capture.pcap                      incidents as CSV on standard output
   mcptap -r capture.pcapng -o incidents.csv   write the report to a file
   mcptap -r rot-0.pcap -r rot-1.pcap          rotated files analysed as one capture
+  mcptap -r rot-0.pcap.gz -r rot-1.pcap.zst   compressed files, decompressed as they are read
   tcpdump -i any -w - port 8000 | mcptap -r -
                                               a capture read from a pipe
   mcptap -r capture.pcap --rules ./my-rules   add or override rules by id
@@ -39,8 +40,8 @@ Exit status: 0 success, 1 --fail-on found an incident at or above its severity, 
 #[derive(Debug, Parser)]
 #[command(name = "mcptap", version, about, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
 pub struct Args {
-    /// Read packets from a pcap or pcapng file ('-' for standard input). Repeat to analyse rotated files
-    /// as one capture, merged in timestamp order.
+    /// Read packets from a pcap or pcapng file, plain or compressed whole with gzip or zstd ('-' for
+    /// standard input). Repeat to analyse rotated files as one capture, merged in timestamp order.
     #[arg(short = 'r', long = "read", value_name = "FILE")]
     pub read: Vec<PathBuf>,
 

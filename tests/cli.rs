@@ -348,3 +348,49 @@ fn dist_unit_and_logrotate_use_real_flags_and_sighup() {
         assert!(rotate.contains(target) && exec.contains(target), "{target}");
     }
 }
+
+#[test]
+fn a_compressed_capture_reports_what_the_capture_itself_reports() {
+    // As Wireshark opens them: gzip (here two members, as pigz or `cat a.gz b.gz` leave them) and zstd,
+    // recognised by magic whatever the file's name, also on standard input. A pcapng whose Decryption
+    // Secrets Block decrypts its TLS is among them, so the TLS keys come through decompression too.
+    use std::io::Write;
+    let dir = Scratch::new("packed");
+    for sample in ["samples/downgrade.pcap", "samples/downgrade.pcapng", "samples/tls-13-aes128-downgrade-dsb.pcapng"] {
+        let bytes = std::fs::read(root().join(sample)).unwrap();
+        let gzip = |part: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(part).unwrap();
+            e.finish().unwrap()
+        };
+        let mut gz = gzip(&bytes[..bytes.len() / 3]);
+        gz.extend(gzip(&bytes[bytes.len() / 3..]));
+        let gz_path = dir.join("capture.bin");
+        std::fs::write(&gz_path, &gz).unwrap();
+        let zst_path = dir.join("capture.zst");
+        std::fs::write(&zst_path, zstd::encode_all(&bytes[..], 19).unwrap()).unwrap();
+
+        let plain = run(&["-r", sample]);
+        assert_eq!(plain.status.code(), Some(0), "{sample}: {}", stderr(&plain));
+        assert!(stdout(&plain).lines().count() > 1, "{sample} reports nothing to compare");
+        for packed in [&gz_path, &zst_path] {
+            let o = run(&["-r", packed.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(0), "{sample} as {}: {}", packed.display(), stderr(&o));
+            assert_eq!(stdout(&o), stdout(&plain), "{sample} as {}", packed.display());
+            assert_eq!(stderr(&o), stderr(&plain), "{sample} as {}", packed.display());
+        }
+        let mut child = bin().args(["-r", "-"]).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+        let mut input = child.stdin.take().unwrap();
+        let feed = std::thread::spawn(move || input.write_all(&gz));
+        let o = child.wait_with_output().unwrap();
+        feed.join().unwrap().unwrap();
+        assert_eq!((o.status.code(), stdout(&o)), (Some(0), stdout(&plain)), "{sample} gzip on standard input");
+    }
+
+    // A compressor mcptap has no decoder for: exit 2, and the command that lets the capture in.
+    let xz = dir.join("capture.pcap.xz");
+    std::fs::write(&xz, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0, 0, 4]).unwrap();
+    let o = run(&["-r", xz.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("xz-compressed: decompress it first, e.g. xz -dc FILE | mcptap -r -"), "{}", stderr(&o));
+}

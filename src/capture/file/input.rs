@@ -9,6 +9,7 @@ use pcap_parser::{Block, LegacyPcapReader, OptionCode, PcapBlockOwned, PcapNGRea
 
 use super::error::{CaptureError, CaptureErrorKind, Corruption};
 use super::format::*;
+use super::packed::{self, Packing};
 use super::{MAX_BUFFER_SIZE, MAX_RECORD_LEN};
 use crate::capture::{CaptureStats, LinkType, RawPacket};
 use crate::time::Timestamp;
@@ -221,6 +222,54 @@ pub(super) struct Input {
     head: Head,
     /// TLS key-log text from pcapng Decryption Secrets Blocks, not yet taken by `take_secrets`.
     pub(super) secrets: Vec<u8>,
+    /// The file was compressed whole, and is read decompressed (`packed`).
+    pub(super) packing: Option<Packing>,
+}
+
+/// Reads from `r` until `p` holds `n` bytes or the input ends.
+fn read_prefix(r: &mut Box<dyn Read + Send>, p: &mut Vec<u8>, n: usize) -> Result<(), CaptureErrorKind> {
+    let want = n.saturating_sub(p.len()) as u64;
+    r.take(want)
+        .read_to_end(p)
+        .map(|_| ())
+        .map_err(|error| CaptureErrorKind::Read {
+            offset: p.len() as u64,
+            error,
+        })
+}
+
+/// An input with its first four bytes read, decompressed when the file was compressed whole (`packed`).
+struct Unpacked {
+    /// The name for messages, which then says that offsets count decompressed bytes.
+    name: String,
+    /// The bytes after `prefix`.
+    reader: Box<dyn Read + Send>,
+    prefix: Vec<u8>,
+    packing: Option<Packing>,
+}
+
+fn unpack(name: String, mut reader: Box<dyn Read + Send>) -> Result<Unpacked, CaptureError> {
+    let mut prefix = Vec::with_capacity(64);
+    let fail = |input: &str, kind| CaptureError {
+        input: input.to_string(),
+        kind,
+    };
+    read_prefix(&mut reader, &mut prefix, 4).map_err(|k| fail(&name, k))?;
+    let packing = match packed::sniff(&prefix) {
+        packed::Sniffed::Plain => return Ok(Unpacked { name, reader, prefix, packing: None }),
+        packed::Sniffed::Foreign(what) => return Err(fail(&name, CaptureErrorKind::Unsupported { what })),
+        packed::Sniffed::Packed(p) => p,
+    };
+    let name = format!("{name} ({}; offsets count decompressed bytes)", packing.name());
+    let raw: Box<dyn Read + Send> = Box::new(Cursor::new(std::mem::take(&mut prefix)).chain(reader));
+    let mut reader = packing
+        .decoder(raw)
+        .map_err(|error| fail(&name, CaptureErrorKind::Read { offset: 0, error }))?;
+    read_prefix(&mut reader, &mut prefix, 4).map_err(|k| fail(&name, k))?;
+    if !matches!(packed::sniff(&prefix), packed::Sniffed::Plain) {
+        return Err(fail(&name, CaptureErrorKind::Unsupported { what: "compressed twice: decompress the outer layer first" }));
+    }
+    Ok(Unpacked { name, reader, prefix, packing: Some(packing) })
 }
 
 impl Input {
@@ -228,27 +277,15 @@ impl Input {
     /// the streaming reader.
     pub(super) fn open(
         name: String,
-        mut reader: Box<dyn Read + Send>,
+        reader: Box<dyn Read + Send>,
         capacity: usize,
         stats: &mut CaptureStats,
     ) -> Result<Input, CaptureError> {
+        let Unpacked { name, mut reader, mut prefix, packing } = unpack(name, reader)?;
         let err = |kind| CaptureError {
             input: name.clone(),
             kind,
         };
-        let mut prefix = Vec::with_capacity(64);
-        let read_to = |r: &mut Box<dyn Read + Send>, p: &mut Vec<u8>, n: usize| {
-            let want = n.saturating_sub(p.len()) as u64;
-            r.take(want)
-                .read_to_end(p)
-                .map(|_| ())
-                .map_err(|error| CaptureErrorKind::Read {
-                    offset: p.len() as u64,
-                    error,
-                })
-        };
-
-        read_to(&mut reader, &mut prefix, 4).map_err(err)?;
         let format = match sniff(&prefix) {
             Sniff::Empty => return Err(err(CaptureErrorKind::Empty)),
             Sniff::Unknown => return Err(err(CaptureErrorKind::NotCapture { magic: prefix })),
@@ -269,7 +306,7 @@ impl Input {
 
         match format {
             Format::Pcap => {
-                read_to(&mut reader, &mut prefix, PCAP_HEADER_LEN).map_err(err)?;
+                read_prefix(&mut reader, &mut prefix, PCAP_HEADER_LEN).map_err(err)?;
                 if prefix.len() < PCAP_HEADER_LEN {
                     return Err(err(CaptureErrorKind::TruncatedHeader {
                         got: prefix.len(),
@@ -280,7 +317,7 @@ impl Input {
             Format::PcapNg => {
                 // The whole first SHB is read here so that PcapNGReader's constructor, which parses it
                 // from its first read, always sees all of it.
-                read_to(&mut reader, &mut prefix, 12).map_err(err)?;
+                read_prefix(&mut reader, &mut prefix, 12).map_err(err)?;
                 let Some(h) = prefix.first_chunk::<12>() else {
                     return Err(err(CaptureErrorKind::TruncatedHeader {
                         got: prefix.len(),
@@ -292,7 +329,7 @@ impl Input {
                 let len = rd32(h, 4, be);
                 check_block_len(SHB, len)
                     .map_err(|problem| err(CaptureErrorKind::Block { offset: 0, problem }))?;
-                read_to(&mut reader, &mut prefix, us(len)).map_err(err)?;
+                read_prefix(&mut reader, &mut prefix, us(len)).map_err(err)?;
                 if prefix.len() < us(len) {
                     return Err(err(CaptureErrorKind::TruncatedHeader {
                         got: prefix.len(),
@@ -375,6 +412,7 @@ impl Input {
             layout,
             head: NO_HEAD,
             secrets: Vec::new(),
+            packing,
         })
     }
 

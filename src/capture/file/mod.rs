@@ -1,12 +1,14 @@
-//! Offline capture input: classic pcap and pcapng files (or standard input), streamed through one fixed
-//! buffer per input and yielded as `RawPacket`s that borrow that buffer (zero copy). Several inputs are
-//! merged by timestamp into one capture, so rotated files are analysed as one.
+//! Offline capture input: classic pcap and pcapng files (or standard input), also compressed whole with
+//! gzip or zstd, streamed through one fixed buffer per input and yielded as `RawPacket`s that borrow that
+//! buffer (zero copy). Several inputs are merged by timestamp into one capture, so rotated files are
+//! analysed as one.
 //!
-//! Owns: format detection by magic number (never by file name), record and block framing, per-interface
+//! Owns: format and compression detection by magic number (never by file name), record and block framing, per-interface
 //! link type and timestamp resolution, the k-way merge, frame numbering, and the reader's error messages.
 //! Must not: look inside packets (that is `decode`), read the wall clock, or allocate per packet.
-//! Its parts: `format.rs` (magic numbers, block types, fixed headers), `input.rs` (one input's buffer and
-//! framing, in file order), `error.rs` (the messages); this file merges the inputs.
+//! Its parts: `format.rs` (magic numbers, block types, fixed headers), `packed.rs` (compressed files),
+//! `input.rs` (one input's buffer and framing, in file order), `error.rs` (the messages); this file merges
+//! the inputs.
 //!
 //! Specs: classic pcap is draft-ietf-opsawg-pcap, pcapng is draft-ietf-opsawg-pcapng, link types are
 //! <https://www.tcpdump.org/linktypes.html>.
@@ -42,7 +44,8 @@
 //!
 //! # Errors
 //! Fatal, as `CaptureError` (`<input>: <what>`, one line, lowercase): cannot open, directory, empty file,
-//! unknown magic, truncated file header, read error, and a corrupt record or block header in the middle of
+//! unknown magic, truncated file header, read error (a cut or corrupt compressed stream is one, with the
+//! decoder's reason), and a corrupt record or block header in the middle of
 //! a file. Counted in `CaptureStats` and not fatal: a last record cut short by the end of the file
 //! (`truncated_tail`; that input then ends), records shorter than on the wire (`truncated_records`),
 //! pcapng blocks mcptap does not use and packets for an undeclared interface (`skipped_blocks`). After an
@@ -84,6 +87,7 @@ pub const STDIN_NAME: &str = "<stdin>";
 mod error;
 mod format;
 mod input;
+mod packed;
 
 pub use error::{CaptureError, CaptureErrorKind, Corruption};
 pub use input::NamedReader;
@@ -135,7 +139,8 @@ impl CaptureReader {
             inputs.push(input);
         }
         let mut r = Self::from_readers(inputs)?;
-        r.total_size = total_size;
+        // A compressed file's size says nothing of how many bytes it decompresses to.
+        r.total_size = total_size.filter(|_| r.inputs.iter().all(|i| i.packing.is_none()));
         Ok(r)
     }
 
@@ -801,6 +806,73 @@ mod tests {
         let empty = TempFile::new("empty.pcap", b"");
         let e = CaptureReader::open(std::slice::from_ref(&empty.0)).unwrap_err();
         assert_eq!(e.to_string(), format!("{}: empty file", empty.0.display()));
+    }
+
+    #[test]
+    fn compressed_files_read_as_the_file_they_hold() {
+        use std::io::Write;
+        let ng = Ng::new(false)
+            .idb(1, 0, None, None)
+            .epb(0, 5_000_000, b"ng", 2);
+        let pcap = Pcap::new(false, false, 1).pkt(4, 0, b"pc").pkt(6, 0, b"pd");
+        let gzip = |bytes: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(bytes).unwrap();
+            e.finish().unwrap()
+        };
+        // Two gzip members one after the other, cut inside the second record: one stream to the reader.
+        let mut members = gzip(&pcap.bytes[..30]);
+        members.extend(gzip(&pcap.bytes[30..]));
+        let zst = zstd::encode_all(&ng.bytes[..], 3).unwrap();
+        let a = TempFile::new("p.pcap.gz", &members);
+        let b = TempFile::new("n.pcapng.zst", &zst);
+        let mut r = CaptureReader::open(&[a.0.clone(), b.0.clone()]).unwrap();
+        // Decompressed sizes are unknown before the end: no progress bar total.
+        assert_eq!(r.total_size(), None);
+        let pkts = drain(&mut r).unwrap();
+        assert_eq!(
+            pkts.iter().map(|p| (p.frame, p.data.clone())).collect::<Vec<_>>(),
+            vec![(1, b"pc".to_vec()), (2, b"ng".to_vec()), (3, b"pd".to_vec())]
+        );
+        assert_eq!(r.stats().bytes_read, (pcap.bytes.len() + ng.bytes.len()) as u64);
+
+        // A cut stream is fatal where the cut is found, after the packets before it, and says the offsets
+        // are the decompressed ones.
+        // (Bytes that do not compress, so that the deflate stream is as long as the file.)
+        let mut big = Pcap::new(false, false, 1);
+        let mut x = 0x2545_f491_u32;
+        for i in 0..400 {
+            let data: Vec<u8> = (0..200).map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                x as u8
+            }).collect();
+            big = big.pkt(i, 0, &data);
+        }
+        let whole = gzip(&big.bytes);
+        let mut r = CaptureReader::from_reader("cut.gz", Cursor::new(whole[..whole.len() / 2].to_vec())).unwrap();
+        let mut read = 0;
+        let e = loop {
+            match r.next_packet() {
+                Ok(Some(_)) => read += 1,
+                Ok(None) => panic!("the cut went unnoticed after {read} packets"),
+                Err(e) => break e,
+            }
+        };
+        assert!((150..250).contains(&read), "{read} packets before the cut");
+        let whole = gzip(&pcap.bytes);
+        assert!(matches!(e.kind, CaptureErrorKind::Read { .. }), "{e}");
+        assert!(e.to_string().starts_with("cut.gz (gzip; offsets count decompressed bytes): read error at offset "), "{e}");
+
+        // Compressed twice, and compressors without a decoder here: named, with the way round.
+        let e = CaptureReader::from_reader("twice.gz.gz", Cursor::new(gzip(&whole))).unwrap_err();
+        assert_eq!(e.to_string(), "twice.gz.gz (gzip; offsets count decompressed bytes): unsupported capture format (compressed twice: decompress the outer layer first)");
+        let e = CaptureReader::from_reader("c.pcap.xz", Cursor::new(vec![0xfd, 0x37, 0x7a, 0x58, 0x5a, 0])).unwrap_err();
+        assert_eq!(e.to_string(), "c.pcap.xz: unsupported capture format (xz-compressed: decompress it first, e.g. xz -dc FILE | mcptap -r -)");
+        // Not a capture inside: the magic shown is the decompressed one.
+        let e = CaptureReader::from_reader("x.gz", Cursor::new(gzip(b"<html>"))).unwrap_err();
+        assert_eq!(e.to_string(), "x.gz (gzip; offsets count decompressed bytes): not a pcap or pcapng file (magic 0x3c68746d)");
     }
 
     #[test]
