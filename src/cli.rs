@@ -41,7 +41,8 @@ Exit status: 0 success, 1 --fail-on found an incident at or above its severity, 
 #[command(name = "mcptap", version, about, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
 pub struct Args {
     /// Read packets from a pcap or pcapng file, plain or compressed whole with gzip or zstd ('-' for
-    /// standard input). Repeat to analyse rotated files as one capture, merged in timestamp order.
+    /// standard input). Repeat it, or name more files after it (-r rot-*.pcap), to analyse rotated files
+    /// as one capture, merged in timestamp order.
     #[arg(short = 'r', long = "read", value_name = "FILE")]
     pub read: Vec<PathBuf>,
 
@@ -271,6 +272,8 @@ pub enum ConfigError {
     Path(#[from] crate::output::paths::PathError),
     #[error("a capture filter applies to live capture only: use -i IFACE, or filter the file with tcpdump -r FILE -w - EXPR | mcptap -r -")]
     FilterNeedsLive,
+    #[error("'{0}' follows the capture files named after -r but is not a file: put options before the files (mcptap -q -r a.pcap b.pcap); a capture filter needs live capture (-i IFACE)")]
+    NotAFile(String),
     #[error("-w needs live capture (-i IFACE)")]
     WriteNeedsLive,
     #[error("{0} needs live capture (-i IFACE)")]
@@ -297,8 +300,20 @@ pub fn load_rules(dir: Option<&std::path::Path>) -> Result<RuleSet, RuleError> {
 }
 
 impl Config {
-    pub fn from_args(args: Args) -> Result<Config, ConfigError> {
+    pub fn from_args(mut args: Args) -> Result<Config, ConfigError> {
         check_sensor(args.sensor.as_deref())?;
+        // `mcptap -r rot-*.pcap`: the shell's glob gives -r one file and leaves the rest as trailing words,
+        // which are a capture filter only in live capture. When every one of them is a file, they are
+        // more captures to read, as mergecap takes them; a filter's words (`tcp port 8000`) are not files.
+        // Every word after the first one is in `expression`, options too (`trailing_var_arg`, as tcpdump
+        // reads its filter), so `-r *.pcap -q` is told apart from a filter and said as such.
+        let is_file = |w: &String| std::path::Path::new(w).is_file();
+        if args.interface.is_none() && args.filter.is_none() && !args.read.is_empty() && args.expression.first().is_some_and(is_file) {
+            if let Some(word) = args.expression.iter().find(|w| !is_file(w)) {
+                return Err(ConfigError::NotAFile(word.clone()));
+            }
+            args.read.extend(args.expression.drain(..).map(PathBuf::from));
+        }
         let live = live_config(&args)?;
         if args.http_log.is_some() && args.threads > 1 {
             return Err(ConfigError::HttpLogOneThread);
@@ -532,6 +547,27 @@ mod tests {
     #[test]
     fn read_and_interface_are_mutually_exclusive() {
         assert!(Args::try_parse_from(["mcptap", "-r", "a.pcap", "-i", "lo"]).is_err());
+    }
+
+    #[test]
+    fn files_after_read_are_more_captures_but_a_filter_is_not() {
+        // The test runs in the crate's folder, where the samples are.
+        let c = parse(&["mcptap", "-r", "samples/downgrade.pcap", "samples/downgrade.pcapng", "samples/downgrade-nsec.pcap"]).unwrap();
+        assert_eq!(c.inputs, ["samples/downgrade.pcap", "samples/downgrade.pcapng", "samples/downgrade-nsec.pcap"].map(PathBuf::from));
+        let c = parse(&["mcptap", "-r", "samples/downgrade.pcap", "-r", "-", "samples/downgrade-nsec.pcap"]).unwrap();
+        assert_eq!(c.inputs, ["samples/downgrade.pcap", "-", "samples/downgrade-nsec.pcap"].map(PathBuf::from));
+        // Words that do not start with a file are a filter, refused without -i.
+        for words in [&["samples"][..], &["tcp", "port", "8000"], &["port", "samples/downgrade.pcapng"]] {
+            let argv: Vec<&str> = ["mcptap", "-r", "samples/downgrade.pcap"].into_iter().chain(words.iter().copied()).collect();
+            assert!(matches!(parse(&argv), Err(ConfigError::FilterNeedsLive)), "{words:?}");
+        }
+        // A word after the files that is not one (an option, which the filter's words take in): named.
+        for (words, named) in [(&["samples/downgrade.pcapng", "-q"][..], "-q"), (&["samples/downgrade.pcapng", "port"], "port")] {
+            let argv: Vec<&str> = ["mcptap", "-r", "samples/downgrade.pcap"].into_iter().chain(words.iter().copied()).collect();
+            let e = parse(&argv).err();
+            assert!(matches!(&e, Some(ConfigError::NotAFile(w)) if w == named), "{words:?}: {e:?}");
+        }
+        assert!(matches!(parse(&["mcptap", "-f", "tcp", "-r", "samples/downgrade.pcap"]), Err(ConfigError::FilterNeedsLive)));
     }
 
     #[test]
