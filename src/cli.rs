@@ -149,7 +149,8 @@ pub struct Args {
     #[arg(long = "sensor", value_name = "NAME")]
     pub sensor: Option<String>,
 
-    /// Capture filter expression (tcpdump style), e.g. `mcptap -i eth0 tcp port 8000`.
+    /// Capture filter expression (tcpdump style), e.g. `mcptap -i eth0 tcp port 8000`. After -r FILE,
+    /// words that are files are more captures to read instead (`mcptap -q -r rot-*.pcap`).
     #[arg(value_name = "EXPRESSION", trailing_var_arg = true)]
     pub expression: Vec<String>,
 
