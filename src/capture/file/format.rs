@@ -3,6 +3,7 @@
 //! draft-ietf-opsawg-pcapng).
 
 use super::error::Corruption;
+use super::packed::{self, Packing};
 use super::MAX_RECORD_LEN;
 use crate::capture::LinkType;
 use crate::time::Timestamp;
@@ -214,6 +215,8 @@ pub(super) enum Sniff {
     /// Fewer than 4 bytes, all a prefix of this format's magic.
     Short(Format),
     Known(Format),
+    /// A capture compressed whole, to be read decompressed (`packed`).
+    Packed(Packing),
     Unsupported(&'static str),
     Unknown,
 }
@@ -221,6 +224,9 @@ pub(super) enum Sniff {
 pub(super) fn sniff(first: &[u8]) -> Sniff {
     if first.is_empty() {
         return Sniff::Empty;
+    }
+    if let Some(compressed) = packed::sniff(first) {
+        return compressed;
     }
     if let Some(magic) = first.first_chunk::<4>() {
         if PCAP_MAGICS.contains(magic) {

@@ -9,7 +9,7 @@ use pcap_parser::{Block, LegacyPcapReader, OptionCode, PcapBlockOwned, PcapNGRea
 
 use super::error::{CaptureError, CaptureErrorKind, Corruption};
 use super::format::*;
-use super::packed::{self, Packing};
+use super::packed::Packing;
 use super::{MAX_BUFFER_SIZE, MAX_RECORD_LEN};
 use crate::capture::{CaptureStats, LinkType, RawPacket};
 use crate::time::Timestamp;
@@ -238,40 +238,6 @@ fn read_prefix(r: &mut Box<dyn Read + Send>, p: &mut Vec<u8>, n: usize) -> Resul
         })
 }
 
-/// An input with its first four bytes read, decompressed when the file was compressed whole (`packed`).
-struct Unpacked {
-    /// The name for messages, which then says that offsets count decompressed bytes.
-    name: String,
-    /// The bytes after `prefix`.
-    reader: Box<dyn Read + Send>,
-    prefix: Vec<u8>,
-    packing: Option<Packing>,
-}
-
-fn unpack(name: String, mut reader: Box<dyn Read + Send>) -> Result<Unpacked, CaptureError> {
-    let mut prefix = Vec::with_capacity(64);
-    let fail = |input: &str, kind| CaptureError {
-        input: input.to_string(),
-        kind,
-    };
-    read_prefix(&mut reader, &mut prefix, 4).map_err(|k| fail(&name, k))?;
-    let packing = match packed::sniff(&prefix) {
-        packed::Sniffed::Plain => return Ok(Unpacked { name, reader, prefix, packing: None }),
-        packed::Sniffed::Foreign(what) => return Err(fail(&name, CaptureErrorKind::Unsupported { what })),
-        packed::Sniffed::Packed(p) => p,
-    };
-    let name = format!("{name} ({}; offsets count decompressed bytes)", packing.name());
-    let raw: Box<dyn Read + Send> = Box::new(Cursor::new(std::mem::take(&mut prefix)).chain(reader));
-    let mut reader = packing
-        .decoder(raw)
-        .map_err(|error| fail(&name, CaptureErrorKind::Read { offset: 0, error }))?;
-    read_prefix(&mut reader, &mut prefix, 4).map_err(|k| fail(&name, k))?;
-    if !matches!(packed::sniff(&prefix), packed::Sniffed::Plain) {
-        return Err(fail(&name, CaptureErrorKind::Unsupported { what: "compressed twice: decompress the outer layer first" }));
-    }
-    Ok(Unpacked { name, reader, prefix, packing: Some(packing) })
-}
-
 impl Input {
     /// Reads the file header (enough to identify the format and to fail early on a bad file) and sets up
     /// the streaming reader.
@@ -281,12 +247,38 @@ impl Input {
         capacity: usize,
         stats: &mut CaptureStats,
     ) -> Result<Input, CaptureError> {
-        let Unpacked { name, mut reader, mut prefix, packing } = unpack(name, reader)?;
+        Self::open_layer(name, reader, None, capacity, stats)
+    }
+
+    /// `open` on the bytes of one layer: the file, or what the file decompresses to (`packing`), which is
+    /// opened as a layer of its own once a compression magic is found.
+    fn open_layer(
+        name: String,
+        mut reader: Box<dyn Read + Send>,
+        packing: Option<Packing>,
+        capacity: usize,
+        stats: &mut CaptureStats,
+    ) -> Result<Input, CaptureError> {
         let err = |kind| CaptureError {
             input: name.clone(),
             kind,
         };
+        let mut prefix = Vec::with_capacity(64);
+        read_prefix(&mut reader, &mut prefix, 4).map_err(err)?;
         let format = match sniff(&prefix) {
+            Sniff::Packed(_) if packing.is_some() => {
+                return Err(err(CaptureErrorKind::Unsupported { what: "compressed twice: decompress the outer layer first" }))
+            }
+            Sniff::Packed(p) => {
+                // Messages then say which offsets they count.
+                let name = format!("{name} ({}; offsets count decompressed bytes)", p.name());
+                let raw: Box<dyn Read + Send> = Box::new(Cursor::new(prefix).chain(reader));
+                let decoded = match p.decoder(raw) {
+                    Ok(d) => d,
+                    Err(error) => return Err(CaptureError { input: name, kind: CaptureErrorKind::Read { offset: 0, error } }),
+                };
+                return Self::open_layer(name, decoded, Some(p), capacity, stats);
+            }
             Sniff::Empty => return Err(err(CaptureErrorKind::Empty)),
             Sniff::Unknown => return Err(err(CaptureErrorKind::NotCapture { magic: prefix })),
             Sniff::Unsupported(what) => return Err(err(CaptureErrorKind::Unsupported { what })),

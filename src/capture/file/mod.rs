@@ -861,11 +861,11 @@ mod tests {
             }
         };
         assert!((150..250).contains(&read), "{read} packets before the cut");
-        let whole = gzip(&pcap.bytes);
         assert!(matches!(e.kind, CaptureErrorKind::Read { .. }), "{e}");
         assert!(e.to_string().starts_with("cut.gz (gzip; offsets count decompressed bytes): read error at offset "), "{e}");
 
         // Compressed twice, and compressors without a decoder here: named, with the way round.
+        let whole = gzip(&pcap.bytes);
         let e = CaptureReader::from_reader("twice.gz.gz", Cursor::new(gzip(&whole))).unwrap_err();
         assert_eq!(e.to_string(), "twice.gz.gz (gzip; offsets count decompressed bytes): unsupported capture format (compressed twice: decompress the outer layer first)");
         let e = CaptureReader::from_reader("c.pcap.xz", Cursor::new(vec![0xfd, 0x37, 0x7a, 0x58, 0x5a, 0])).unwrap_err();

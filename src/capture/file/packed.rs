@@ -9,6 +9,8 @@
 
 use std::io::{self, Read};
 
+use super::format::Sniff;
+
 /// A compression mcptap decompresses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Packing {
@@ -32,23 +34,15 @@ const FOREIGN: [(&[u8], &str); 4] = [
     (&[0x50, 0x4b, 0x03, 0x04], "a zip archive: extract the capture first, e.g. unzip -p FILE | mcptap -r -"),
 ];
 
-/// What the first four bytes (or all of a shorter input) say about compression.
-pub(super) enum Sniffed {
-    Packed(Packing),
-    /// A compression without a decoder here, with the advice for the message.
-    Foreign(&'static str),
-    Plain,
-}
-
-pub(super) fn sniff(first: &[u8]) -> Sniffed {
+/// What the first four bytes (or all of a shorter input) say if they open a compressed file: the part of
+/// `format::sniff` that knows compressors.
+pub(super) fn sniff(first: &[u8]) -> Option<Sniff> {
     if first.starts_with(&GZIP_MAGIC) {
-        Sniffed::Packed(Packing::Gzip)
+        Some(Sniff::Packed(Packing::Gzip))
     } else if first.starts_with(&ZSTD_MAGIC) {
-        Sniffed::Packed(Packing::Zstd)
-    } else if let Some((_, advice)) = FOREIGN.iter().find(|(magic, _)| first.starts_with(magic)) {
-        Sniffed::Foreign(advice)
+        Some(Sniff::Packed(Packing::Zstd))
     } else {
-        Sniffed::Plain
+        FOREIGN.iter().find(|(magic, _)| first.starts_with(magic)).map(|&(_, advice)| Sniff::Unsupported(advice))
     }
 }
 
@@ -82,13 +76,13 @@ mod tests {
 
     #[test]
     fn magic_numbers_decide_and_short_inputs_are_plain() {
-        assert!(matches!(sniff(&[0x1f, 0x8b, 8, 0]), Sniffed::Packed(Packing::Gzip)));
-        assert!(matches!(sniff(&[0x28, 0xb5, 0x2f, 0xfd]), Sniffed::Packed(Packing::Zstd)));
-        assert!(matches!(sniff(&[0x1f]), Sniffed::Plain));
-        assert!(matches!(sniff(&[0x28, 0xb5, 0x2f]), Sniffed::Plain));
-        assert!(matches!(sniff(&[0xd4, 0xc3, 0xb2, 0xa1]), Sniffed::Plain));
+        assert!(matches!(sniff(&[0x1f, 0x8b, 8, 0]), Some(Sniff::Packed(Packing::Gzip))));
+        assert!(matches!(sniff(&[0x28, 0xb5, 0x2f, 0xfd]), Some(Sniff::Packed(Packing::Zstd))));
+        assert!(sniff(&[0x1f]).is_none());
+        assert!(sniff(&[0x28, 0xb5, 0x2f]).is_none());
+        assert!(sniff(&[0xd4, 0xc3, 0xb2, 0xa1]).is_none());
         for (magic, advice) in FOREIGN {
-            let Sniffed::Foreign(said) = sniff(magic) else { panic!("{magic:x?} not recognised") };
+            let Some(Sniff::Unsupported(said)) = sniff(magic) else { panic!("{magic:x?} not recognised") };
             assert_eq!(said, advice);
         }
     }
